@@ -1,0 +1,25 @@
+// swift-tools-version: 6.0
+// dewrap: lowers Swift property wrappers into the explicit code the compiler synthesizes.
+// No package dependencies: the toolchain's Foundation, XCTest and Swift Testing only.
+import PackageDescription
+
+let package = Package(
+    name: "dewrap",
+    products: [
+        .executable(name: "dewrap", targets: ["dewrap"]),
+        .library(name: "DewrapSyntax", targets: ["DewrapSyntax"]),
+        .library(name: "DewrapLowering", targets: ["DewrapLowering"]),
+    ],
+    targets: [
+        // Source buffer, tokens, lexer, diagnostics. No Foundation.
+        .target(name: "DewrapSyntax"),
+        // The pure `lower` function: bytes in, bytes and diagnostics out.
+        .target(name: "DewrapLowering", dependencies: ["DewrapSyntax"]),
+        // The command-line shell: arguments, file I/O, exit codes.
+        .executableTarget(name: "dewrap", dependencies: ["DewrapSyntax", "DewrapLowering"]),
+        // Developer checks: corpus round trip and lexer throughput (bin/corpus, bin/bench-lexer).
+        .executableTarget(name: "dewrap-dev", dependencies: ["DewrapSyntax", "DewrapLowering"]),
+        .testTarget(name: "DewrapSyntaxTests", dependencies: ["DewrapSyntax", "DewrapLowering"]),
+        .testTarget(name: "DewrapCLITests", dependencies: ["dewrap"]),
+    ]
+)

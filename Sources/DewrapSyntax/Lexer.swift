@@ -1,0 +1,162 @@
+// MARK: - Public entry point
+
+/// The result of lexing: tokens in source order, ending with `.endOfFile`,
+/// and the problems found on the way.
+public struct LexedSource: Sendable {
+    public var tokens: [Token]
+    public var diagnostics: [Diagnostic]
+}
+
+/// A lossless Swift lexer over UTF-8 bytes. Tokens plus the gaps between them
+/// (trivia) cover every input byte exactly once, for any input. It never traps
+/// and always advances; malformed input gives diagnostics, not failures.
+public enum Lexer {
+    public static func lex(_ text: UnsafeBufferPointer<UInt8>) -> LexedSource {
+        var state = LexerState(text: text)
+        state.run()
+        return LexedSource(tokens: state.tokens, diagnostics: state.diagnostics)
+    }
+
+    public static func lex(_ bytes: [UInt8]) -> LexedSource {
+        bytes.withUnsafeBufferPointer { lex($0) }
+    }
+}
+
+// MARK: - State
+
+/// The three shapes of string literal, each with its own closing delimiter.
+enum StringKind: UInt8 {
+    case singleLine, multiLine, singleQuote
+}
+
+/// An open string literal: its shape, raw `#` count and where it started.
+struct StringShape {
+    var kind: StringKind
+    var pounds: Int
+    var start: Int
+}
+
+/// The explicit mode stack: code, or inside a string, or inside `\( … )`.
+enum LexerMode {
+    case string(StringShape)
+    /// Inside `\(`, with the count of unclosed `(` opened within it.
+    case interpolation(StringShape, parenDepth: Int)
+}
+
+/// What the previous token says about the next one; see `Token regex position` in Regex.swift.
+struct PreviousToken {
+    var kind: TokenKind?
+    var keyword: KeywordRole?
+    /// Whether a `/` that begins an expression may start a regex literal here.
+    var allowsRegex: Bool = true
+    /// Set for exactly one token after `try?` / `try!`.
+    var prefersRegex = false
+}
+
+struct LexerState {
+    let text: UnsafeBufferPointer<UInt8>
+    let n: Int
+    var i = 0
+    var tokens: [Token] = []
+    var diagnostics: [Diagnostic] = []
+    var modes: [LexerMode] = []
+    var previous = PreviousToken()
+    var pendingFlags: TokenFlags = .atStartOfLine
+
+    init(text: UnsafeBufferPointer<UInt8>) {
+        self.text = text
+        self.n = text.count
+        tokens.reserveCapacity(n / 5 + 16)
+    }
+
+    // MARK: Main loop
+
+    mutating func run() {
+        while true {
+            let startOfStep = i
+            let modeCount = modes.count
+            switch modes.last {
+            case .string(let shape)?:
+                lexStringContents(shape)
+            case .interpolation(let shape, _)?:
+                // A single-line string cannot span lines: a line break ends its interpolation and the string.
+                let stopAtNewline = shape.kind != .multiLine
+                skipTrivia(stopAtNewline: stopAtNewline)
+                if i == n || (stopAtNewline && isNewline(at: i)) {
+                    closeInterpolationEarly()
+                } else {
+                    lexToken()
+                }
+            case nil:
+                skipTrivia(stopAtNewline: false)
+                if i == n {
+                    emit(.endOfFile, i, i, allowsRegexAfter: false)
+                    return
+                }
+                lexToken()
+            }
+            // Every step consumes bytes or changes the mode stack (which can shrink only as often as it grew).
+            precondition(i > startOfStep || modes.count != modeCount, "lexer made no progress")
+        }
+    }
+
+    // MARK: Trivia
+
+    mutating func skipTrivia(stopAtNewline: Bool) {
+        while let piece = scanTriviaPiece(text, at: i, stopAtNewline: stopAtNewline) {
+            if piece.kind == .newline || ((piece.kind == .blockComment || piece.kind == .docBlockComment) && containsNewline(i, piece.end)) {
+                pendingFlags.insert(.atStartOfLine)
+            }
+            if let problem = piece.problem {
+                diagnose(at: i, problem)
+            }
+            i = piece.end
+        }
+    }
+
+    func containsNewline(_ from: Int, _ to: Int) -> Bool {
+        var k = from
+        while k < to {
+            if text[k] == UInt8(ascii: "\n") || text[k] == UInt8(ascii: "\r") { return true }
+            k += 1
+        }
+        return false
+    }
+
+    @inline(__always) func isNewline(at k: Int) -> Bool {
+        k < n && (text[k] == UInt8(ascii: "\n") || text[k] == UInt8(ascii: "\r"))
+    }
+
+    @inline(__always) func byte(_ k: Int) -> UInt8? {
+        k < n ? text[k] : nil
+    }
+
+    // MARK: Emitting
+
+    /// Appends a token and records what it means for the next one.
+    @inline(__always)
+    mutating func emit(_ kind: TokenKind, _ start: Int, _ end: Int, allowsRegexAfter: Bool, keyword: KeywordRole? = nil) {
+        tokens.append(Token(kind: kind, flags: pendingFlags, start: start, end: end))
+        pendingFlags = []
+        previous = PreviousToken(kind: kind, keyword: keyword, allowsRegex: allowsRegexAfter)
+    }
+
+    mutating func diagnose(at offset: Int, _ message: String) {
+        diagnostics.append(Diagnostic(.error, at: offset, message))
+    }
+
+    /// Ends an interpolation (and its string) that the input cut off by a line
+    /// break or the end of the file, with zero-length closing tokens.
+    mutating func closeInterpolationEarly() {
+        guard case .interpolation(let shape, _)? = modes.popLast() else { return }
+        emit(.interpolationEnd, i, i, allowsRegexAfter: false)
+        modes.removeLast()  // the string the interpolation was in
+        closeStringEarly(shape)
+    }
+
+    /// Emits a zero-length `stringEnd` for a literal cut off at `i`; the caller pops its mode.
+    mutating func closeStringEarly(_ shape: StringShape) {
+        diagnose(at: shape.start, "unterminated string literal")
+        emit(.stringEnd, i, i, allowsRegexAfter: false)
+    }
+}

@@ -1,0 +1,200 @@
+// MARK: - String literals
+//
+// A string literal is lexed as tokens so that code inside interpolations is
+// seen: stringStart, then stringSegment / interpolationStart … interpolationEnd
+// pieces, then stringEnd. The mode stack (`LexerMode`) keeps nesting without
+// recursion: "a\("b\(c)")" pushes string, interpolation, string, interpolation.
+
+extension LexerState {
+    /// The opening delimiter at `i`, after `pounds` raw-string `#`s already seen at `i`.
+    mutating func lexStringStart(pounds: Int) {
+        let start = i
+        var j = i + pounds
+        let kind: StringKind
+        if text[j] == UInt8(ascii: "'") {
+            kind = .singleQuote
+            j += 1
+        } else if byte(j + 1) == UInt8(ascii: "\""), byte(j + 2) == UInt8(ascii: "\""),
+                  !(pounds > 0 && closesOnSameLine(from: j + 3, pounds: pounds)) {
+            kind = .multiLine
+            j += 3
+        } else {
+            kind = .singleLine
+            j += 1
+        }
+        i = j
+        emit(.stringStart, start, j, allowsRegexAfter: false)
+        modes.append(.string(StringShape(kind: kind, pounds: pounds, start: start)))
+    }
+
+    /// For `#"""…`: whether a `"` followed by enough `#`s ends the literal on
+    /// this line, which makes it a single-line string starting with `""`.
+    private func closesOnSameLine(from k: Int, pounds: Int) -> Bool {
+        if poundCount(at: k) >= pounds { return true }
+        var j = k
+        while j < n && text[j] != UInt8(ascii: "\n") && text[j] != UInt8(ascii: "\r") {
+            if text[j] == UInt8(ascii: "\"") && poundCount(at: j + 1) >= pounds { return true }
+            j += 1
+        }
+        return false
+    }
+
+    func poundCount(at k: Int) -> Int {
+        var j = k
+        while j < n && text[j] == UInt8(ascii: "#") { j += 1 }
+        return j - k
+    }
+
+    /// Lexes literal text up to the next interpolation or the end of the
+    /// literal, emitting the segment and what ends it.
+    mutating func lexStringContents(_ shape: StringShape) {
+        let segmentStart = i
+        var problem: (offset: Int, message: String)?
+        func noteProblem(_ offset: Int, _ message: String) {
+            if problem == nil { problem = (offset, message) }
+        }
+        var j = i
+        while j < n {
+            let b = text[j]
+            switch b {
+            case UInt8(ascii: "\\"):
+                let pounds = poundCount(at: j + 1)
+                guard pounds >= shape.pounds else {
+                    j += 1  // In a raw string a `\` without its `#`s is just a character.
+                    continue
+                }
+                let afterDelimiter = j + 1 + (shape.pounds == 0 ? 0 : pounds)
+                if byte(afterDelimiter) == UInt8(ascii: "(") {
+                    flushSegment(segmentStart, j, problem)
+                    i = afterDelimiter + 1
+                    emit(.interpolationStart, j, i, allowsRegexAfter: true)
+                    // The string resumes when the interpolation's `)` pops back to it.
+                    modes.append(.interpolation(shape, parenDepth: 0))
+                    return
+                }
+                j = skipEscape(at: afterDelimiter, in: shape, noteProblem)
+            case UInt8(ascii: "\"") where shape.kind != .singleQuote:
+                if shape.kind == .singleLine || (byte(j + 1) == UInt8(ascii: "\"") && byte(j + 2) == UInt8(ascii: "\"")) {
+                    let quoteEnd = j + (shape.kind == .singleLine ? 1 : 3)
+                    let pounds = poundCount(at: quoteEnd)
+                    if pounds >= shape.pounds {
+                        if shape.pounds > 0 && pounds > shape.pounds {
+                            noteProblem(quoteEnd + shape.pounds, "too many '#' characters in closing delimiter")
+                        }
+                        // A raw string's closing delimiter takes all the `#`s that follow.
+                        finishString(segmentStart, j, quoteEnd + (shape.pounds > 0 ? pounds : 0), problem)
+                        return
+                    }
+                }
+                j += 1
+            case UInt8(ascii: "'") where shape.kind == .singleQuote:
+                let pounds = poundCount(at: j + 1)
+                if pounds >= shape.pounds {
+                    finishString(segmentStart, j, j + 1 + (shape.pounds > 0 ? pounds : 0), problem)
+                    return
+                }
+                j += 1
+            case UInt8(ascii: "\n"), UInt8(ascii: "\r"):
+                guard shape.kind == .multiLine else {
+                    // A single-line literal ends at the line break, unterminated.
+                    flushSegment(segmentStart, j, problem)
+                    i = j
+                    modes.removeLast()
+                    closeStringEarly(shape)
+                    return
+                }
+                j += 1
+            case 0:
+                noteProblem(j, "nul character embedded in string literal")
+                j += 1
+            case let c where c.isASCII:
+                if !c.isPrintableASCII && !(c == UInt8(ascii: "\t") && shape.kind == .multiLine) {
+                    noteProblem(j, "unprintable ASCII character found in source file")
+                }
+                j += 1
+            default:
+                let (scalar, next) = decodeScalar(text, at: j)
+                if scalar == nil { noteProblem(j, "invalid UTF-8 found in source file") }
+                j = next
+            }
+        }
+        flushSegment(segmentStart, n, problem)
+        i = n
+        modes.removeLast()
+        closeStringEarly(shape)
+    }
+
+    private mutating func flushSegment(_ start: Int, _ end: Int, _ problem: (offset: Int, message: String)?) {
+        if let problem { diagnose(at: problem.offset, problem.message) }
+        if end > start { emit(.stringSegment, start, end, allowsRegexAfter: false) }
+    }
+
+    private mutating func finishString(_ segmentStart: Int, _ quote: Int, _ end: Int, _ problem: (offset: Int, message: String)?) {
+        flushSegment(segmentStart, quote, problem)
+        modes.removeLast()
+        i = end
+        emit(.stringEnd, quote, end, allowsRegexAfter: false)
+    }
+
+    /// Skips the escape whose character follows `\` (and its `#`s) at `k`;
+    /// returns the offset after it. Invalid escapes are noted, never fatal.
+    private func skipEscape(at k: Int, in shape: StringShape, _ noteProblem: (Int, String) -> Void) -> Int {
+        guard let c = byte(k) else {
+            noteProblem(k, "invalid escape sequence in literal")
+            return k
+        }
+        switch c {
+        case UInt8(ascii: "0"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"),
+             UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "\\"):
+            return k + 1
+        case UInt8(ascii: "u"):
+            return skipUnicodeEscape(at: k + 1, noteProblem)
+        default:
+            if shape.kind == .multiLine, let end = escapedNewlineEnd(at: k) {
+                return end
+            }
+            noteProblem(k, "invalid escape sequence in literal")
+            // A letter or digit after `\` is taken as the (bad) escape's character.
+            return c.isDigit || c.isASCIILetter ? k + 1 : k
+        }
+    }
+
+    /// `[ \t]*` and a line break after a `\` in a multi-line literal: the end of that line break.
+    private func escapedNewlineEnd(at k: Int) -> Int? {
+        var j = k
+        while j < n && (text[j] == UInt8(ascii: " ") || text[j] == UInt8(ascii: "\t")) { j += 1 }
+        guard j < n else { return nil }
+        if text[j] == UInt8(ascii: "\n") { return j + 1 }
+        if text[j] == UInt8(ascii: "\r") { return byte(j + 1) == UInt8(ascii: "\n") ? j + 2 : j + 1 }
+        return nil
+    }
+
+    /// `{` 1–8 hex digits `}` after `\u`.
+    private func skipUnicodeEscape(at k: Int, _ noteProblem: (Int, String) -> Void) -> Int {
+        guard byte(k) == UInt8(ascii: "{") else {
+            noteProblem(k, "expected hexadecimal code in braces after unicode escape")
+            return k
+        }
+        var j = k + 1
+        var value: UInt32 = 0
+        while j < n && text[j].isHexDigit {
+            value = j - k <= 8 ? value << 4 | UInt32(hexValue(text[j])) : value
+            j += 1
+        }
+        let digits = j - k - 1
+        guard byte(j) == UInt8(ascii: "}") else {
+            noteProblem(j, "expected '}' in \\u{...} escape sequence")
+            return j
+        }
+        if digits < 1 || digits > 8 {
+            noteProblem(k, "\\u{...} escape sequence expects between 1 and 8 hex digits")
+        } else if Unicode.Scalar(value) == nil {
+            noteProblem(k, "invalid unicode scalar")
+        }
+        return j + 1
+    }
+
+    private func hexValue(_ b: UInt8) -> UInt8 {
+        b.isDigit ? b - UInt8(ascii: "0") : (b | 0x20) - UInt8(ascii: "a") + 10
+    }
+}

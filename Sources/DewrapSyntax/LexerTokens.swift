@@ -1,0 +1,309 @@
+// MARK: - One token in code position
+
+extension LexerState {
+    /// Lexes the token at `i` (not trivia, not end of input). Always advances.
+    mutating func lexToken() {
+        let start = i
+        let b = text[i]
+        switch b {
+        case UInt8(ascii: "("):
+            if case .interpolation(let shape, let depth)? = modes.last {
+                modes[modes.count - 1] = .interpolation(shape, parenDepth: depth + 1)
+            }
+            punctuation(.leftParen, allowsRegexAfter: true)
+        case UInt8(ascii: ")"):
+            if case .interpolation(let shape, let depth)? = modes.last {
+                if depth == 0 {
+                    modes.removeLast()
+                    i += 1
+                    emit(.interpolationEnd, start, i, allowsRegexAfter: false)
+                    return
+                }
+                modes[modes.count - 1] = .interpolation(shape, parenDepth: depth - 1)
+            }
+            punctuation(.rightParen, allowsRegexAfter: false)
+        case UInt8(ascii: "{"): punctuation(.leftBrace, allowsRegexAfter: true)
+        case UInt8(ascii: "}"): punctuation(.rightBrace, allowsRegexAfter: false)
+        case UInt8(ascii: "["): punctuation(.leftSquare, allowsRegexAfter: true)
+        case UInt8(ascii: "]"): punctuation(.rightSquare, allowsRegexAfter: false)
+        case UInt8(ascii: ","): punctuation(.comma, allowsRegexAfter: true)
+        case UInt8(ascii: ";"): punctuation(.semicolon, allowsRegexAfter: true)
+        case UInt8(ascii: "@"): punctuation(.atSign, allowsRegexAfter: false)
+        case UInt8(ascii: "\\"): punctuation(.backslash, allowsRegexAfter: false)
+        case UInt8(ascii: ":"):
+            if byte(i + 1) == UInt8(ascii: ":") {
+                i += 2
+                emit(.colonColon, start, i, allowsRegexAfter: false)
+            } else {
+                punctuation(.colon, allowsRegexAfter: true)
+            }
+        case UInt8(ascii: "#"):
+            lexPound()
+        case UInt8(ascii: "!"), UInt8(ascii: "?"):
+            if isLeftBound(operatorStart: i) {
+                // Postfix `!`/`?` stand alone: `x!.y`, `a?[0]`, `try?`.
+                let afterTry = previous.keyword == .try
+                i += 1
+                emit(b == UInt8(ascii: "!") ? .exclamationMark : .postfixQuestionMark, start, i, allowsRegexAfter: false)
+                previous.prefersRegex = afterTry
+            } else {
+                lexOperator()
+            }
+        case UInt8(ascii: "<"):
+            if byte(i + 1) == UInt8(ascii: "#"), let end = editorPlaceholderEnd(at: i) {
+                i = end
+                emit(.editorPlaceholder, start, end, allowsRegexAfter: false)
+            } else if !lexConflictMarker() {
+                lexOperator()
+            }
+        case UInt8(ascii: ">"):
+            if !lexConflictMarker() { lexOperator() }
+        case UInt8(ascii: "$"):
+            lexDollarIdentifier()
+        case UInt8(ascii: "\""), UInt8(ascii: "'"):
+            lexStringStart(pounds: 0)
+        case UInt8(ascii: "`"):
+            lexEscapedIdentifier()
+        case let d where d.isDigit:
+            lexNumber()
+        case let c where c.isASCIIIdentifierStart:
+            lexIdentifier()
+        case let c where c.isASCIIOperatorCharacter:
+            lexOperator()
+        default:
+            lexNonASCIIToken()
+        }
+    }
+
+    @inline(__always)
+    mutating func punctuation(_ kind: TokenKind, allowsRegexAfter: Bool) {
+        i += 1
+        emit(kind, i - 1, i, allowsRegexAfter: allowsRegexAfter)
+    }
+
+    // MARK: Words
+
+    /// `[a-zA-Z_][a-zA-Z_$0-9]*` and their Unicode kin; keywords by table.
+    mutating func lexIdentifier() {
+        let start = i
+        if text[i].isASCII { i += 1 } else { i = decodeScalar(text, at: i).next }
+        skipIdentifierContinuation()
+        if let role = keywordRole(text, start, i) {
+            emit(.keyword, start, i, allowsRegexAfter: role != .expression, keyword: role)
+        } else if i - start == 1 && text[start] == UInt8(ascii: "_") {
+            emit(.wildcard, start, i, allowsRegexAfter: false)
+        } else {
+            emit(.identifier, start, i, allowsRegexAfter: false)
+        }
+    }
+
+    mutating func skipIdentifierContinuation() {
+        while i < n {
+            let b = text[i]
+            if b.isASCII {
+                guard b.isASCIIIdentifierContinue else { return }
+                i += 1
+            } else {
+                let (scalar, next) = decodeScalar(text, at: i)
+                guard let c = scalar, isIdentifierContinue(c) else { return }
+                i = next
+            }
+        }
+    }
+
+    /// `$0`, `$name`, or a lone `$` (an identifier).
+    mutating func lexDollarIdentifier() {
+        let start = i
+        i += 1
+        skipIdentifierContinuation()
+        emit(i - start == 1 ? .identifier : .dollarIdentifier, start, i, allowsRegexAfter: false)
+    }
+
+    /// `` `class` ``, `` `a b` `` (raw identifier), `` `$` ``; a lone backtick otherwise.
+    mutating func lexEscapedIdentifier() {
+        let start = i
+        var j = i + 1
+        var problem: (offset: Int, message: String)?
+        var hasNonWhitespace = false
+        var hasNonOperator = false
+        var isEmpty = true
+        while j < n, text[j] != UInt8(ascii: "`"), text[j] != UInt8(ascii: "\n"), text[j] != UInt8(ascii: "\r") {
+            let (scalar, next) = decodeScalar(text, at: j)
+            defer { j = next }
+            guard let c = scalar else {
+                problem = (j, "invalid UTF-8 found in source file")
+                continue
+            }
+            if problem == nil {
+                if isForbiddenRawIdentifierWhitespace(c) {
+                    problem = (j, "invalid whitespace found in raw identifier")
+                } else if c == UInt32(UInt8(ascii: "\\")) {
+                    problem = (j, "invalid character '\\' in raw identifier")
+                } else if c < 0x80 && !UInt8(c).isPrintableASCII {
+                    problem = (j, "unprintable ASCII character found in source file")
+                }
+            }
+            if !isPermittedRawIdentifierWhitespace(c) { hasNonWhitespace = true }
+            if (isEmpty && !isOperatorStart(c)) || !isOperatorContinue(c) { hasNonOperator = true }
+            isEmpty = false
+        }
+        if j < n && text[j] == UInt8(ascii: "`") {
+            i = j + 1
+            if isEmpty {
+                problem = (start, "raw identifier cannot be empty")
+            } else if problem == nil && !hasNonWhitespace {
+                problem = (start, "raw identifier cannot be entirely whitespace")
+            } else if problem == nil && !hasNonOperator {
+                problem = (start, "raw identifier cannot contain only operator characters")
+            }
+            if let problem { diagnose(at: problem.offset, problem.message) }
+            emit(.identifier, start, i, allowsRegexAfter: false)
+            return
+        }
+        i = start + 1
+        emit(.backtick, start, i, allowsRegexAfter: false)
+    }
+
+    // MARK: `#`
+
+    /// A shebang, a raw string, a `#/regex/#`, a pound keyword, or a lone `#` before a macro name.
+    mutating func lexPound() {
+        let start = i
+        if start == 0 && byte(1) == UInt8(ascii: "!") {
+            i = endOfLine(text, from: 2)
+            emit(.shebang, start, i, allowsRegexAfter: false)
+            return
+        }
+        var afterPounds = i
+        while afterPounds < n && text[afterPounds] == UInt8(ascii: "#") { afterPounds += 1 }
+        if let next = byte(afterPounds), next == UInt8(ascii: "\"") || next == UInt8(ascii: "'") {
+            lexStringStart(pounds: afterPounds - start)
+            return
+        }
+        if byte(afterPounds) == UInt8(ascii: "/"), let regex = scanRegexLiteral(at: start, mustBeRegex: true) {
+            if let problem = regex.problem { diagnose(at: problem.offset, problem.message) }
+            i = regex.end
+            emit(.regexLiteral, start, regex.end, allowsRegexAfter: false)
+            return
+        }
+        var wordEnd = i + 1
+        while wordEnd < n && text[wordEnd].isASCIIIdentifierStart { wordEnd += 1 }
+        if let allowsRegex = poundKeywordAllowsRegexAfter(start + 1, wordEnd) {
+            i = wordEnd
+            emit(.poundKeyword, start, wordEnd, allowsRegexAfter: allowsRegex)
+        } else {
+            punctuation(.pound, allowsRegexAfter: false)
+        }
+    }
+
+    /// For a pound keyword's name, whether an expression (so a regex) may follow it; nil for other names.
+    func poundKeywordAllowsRegexAfter(_ start: Int, _ end: Int) -> Bool? {
+        switch String(decoding: UnsafeBufferPointer(rebasing: text[start..<end]), as: UTF8.self) {
+        case "if", "elseif", "else", "endif": return true
+        case "sourceLocation", "available", "unavailable": return false
+        default: return nil
+        }
+    }
+
+    // MARK: Editor placeholders and conflict markers
+
+    /// `<#text#>` on one line, from the `<` at `k`.
+    func editorPlaceholderEnd(at k: Int) -> Int? {
+        var j = k + 2
+        while j < n {
+            let b = text[j]
+            j += 1
+            if b == UInt8(ascii: "\n") { return nil }
+            if b == UInt8(ascii: "<") && byte(j) == UInt8(ascii: "#") { return nil }
+            if b == UInt8(ascii: "#") && byte(j) == UInt8(ascii: ">") { return j + 1 }
+        }
+        return nil
+    }
+
+    /// `<<<<<<< ` … `>>>>>>> ` (git) or `>>>> ` … `<<<<` (Perforce) at the start
+    /// of a line, through the end of the terminator's line: one error token.
+    mutating func lexConflictMarker() -> Bool {
+        let start = i
+        guard start == 0 || text[start - 1] == UInt8(ascii: "\n") || text[start - 1] == UInt8(ascii: "\r") else { return false }
+        let git = (open: Array("<<<<<<< ".utf8), close: Array(">>>>>>> ".utf8))
+        let perforce = (open: Array(">>>> ".utf8), close: Array("<<<<\n".utf8))
+        let marker: (open: [UInt8], close: [UInt8])
+        if hasPrefix(git.open, at: start) {
+            marker = git
+        } else if hasPrefix(perforce.open, at: start) {
+            marker = perforce
+        } else {
+            return false
+        }
+        var j = start + marker.open.count
+        while j < n {
+            if hasPrefix(marker.close, at: j) && (text[j - 1] == UInt8(ascii: "\n") || text[j - 1] == UInt8(ascii: "\r")) {
+                i = endOfLine(text, from: j + marker.close.count)
+                diagnose(at: start, "source control conflict marker in source file")
+                // Trivia to the compiler: the previous token's context carries over.
+                tokens.append(Token(kind: .conflictMarker, flags: pendingFlags, start: start, end: i))
+                pendingFlags = []
+                return true
+            }
+            j += 1
+        }
+        return false
+    }
+
+    func hasPrefix(_ bytes: [UInt8], at k: Int) -> Bool {
+        guard k + bytes.count <= n else { return false }
+        for (offset, b) in bytes.enumerated() where text[k + offset] != b { return false }
+        return true
+    }
+
+    // MARK: Non-ASCII starts
+
+    /// A Unicode identifier or operator, or an error token for a character that starts neither.
+    mutating func lexNonASCIIToken() {
+        let start = i
+        let (scalar, next) = decodeScalar(text, at: i)
+        guard let c = scalar else {
+            // Not reached from `run` (trivia takes invalid bytes), but stay total.
+            i = next
+            diagnose(at: start, "invalid UTF-8 found in source file")
+            emit(.unknown, start, i, allowsRegexAfter: true)
+            return
+        }
+        if isIdentifierStart(c) {
+            lexIdentifier()
+        } else if isOperatorStart(c) {
+            lexOperator()
+        } else if isIdentifierContinue(c) {
+            // A combining mark cannot start a name: keep the would-be name as one identifier.
+            i = next
+            skipIdentifierContinuation()
+            diagnose(at: start, "an identifier cannot begin with this character")
+            emit(.identifier, start, i, allowsRegexAfter: false)
+        } else if c == 0x201C {
+            i = endOfCurlyQuotedString(from: next) ?? next
+            diagnose(at: start, "unicode curly quote found, replace with '\"'")
+            emit(.unknown, start, i, allowsRegexAfter: false)
+        } else {
+            i = next
+            diagnose(at: start, c == 0x201D ? "unicode curly quote found, replace with '\"'" : "invalid character in source")
+            emit(.unknown, start, i, allowsRegexAfter: true)
+        }
+    }
+
+    /// After a `“`: through the closing `”` or `"` on the same line, if any.
+    func endOfCurlyQuotedString(from k: Int) -> Int? {
+        var j = k
+        while j < n {
+            let b = text[j]
+            if b == UInt8(ascii: "\n") || b == UInt8(ascii: "\r") { return nil }
+            if b == UInt8(ascii: "\\") && byte(j + 1) == UInt8(ascii: "(") { return nil }
+            if b == UInt8(ascii: "\"") { return j + 1 }
+            let (scalar, next) = decodeScalar(text, at: j)
+            guard let c = scalar else { return nil }
+            if c == 0x201D { return next }
+            if b == UInt8(ascii: "\\") { j = min(j + 2, n); continue }
+            j = next
+        }
+        return nil
+    }
+}

@@ -1,0 +1,29 @@
+// Developer checks that are not part of the product:
+//   dewrap-dev roundtrip PATH…        lossless lexing and identity lowering over a corpus
+//   dewrap-dev bench-lexer [--runs N] PATH…   lexer throughput in MB/s (use a release build)
+// PATH is a .swift file or a folder searched recursively for them.
+import Foundation
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard let command = arguments.first else {
+    FileHandle.standardError.write(Data("usage: dewrap-dev roundtrip|bench-lexer [--runs N] PATH…\n".utf8))
+    exit(64)
+}
+var rest = Array(arguments.dropFirst())
+var runs = 5
+if let index = rest.firstIndex(of: "--runs"), index + 1 < rest.count, let value = Int(rest[index + 1]) {
+    runs = value
+    rest.removeSubrange(index...index + 1)
+}
+let files = command == "--emit-tokens" ? [] : swiftFiles(under: rest)
+switch command {
+case "roundtrip":
+    exit(roundTrip(files) ? 0 : 1)
+case "--emit-tokens":
+    printTokens(rest[0])
+case "bench-lexer":
+    benchLexer(files, runs: runs)
+default:
+    FileHandle.standardError.write(Data("dewrap-dev: unknown command '\(command)'\n".utf8))
+    exit(64)
+}
