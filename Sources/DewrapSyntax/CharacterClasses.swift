@@ -4,47 +4,40 @@
 
 // MARK: - ASCII
 
-/// One byte's lexical classes, looked up in a 256-entry table.
-@usableFromInline struct ByteClass: OptionSet, Sendable {
-    @usableFromInline let rawValue: UInt8
-    @inlinable init(rawValue: UInt8) { self.rawValue = rawValue }
-
-    static let identifierStart = ByteClass(rawValue: 1 << 0)
-    static let identifierContinue = ByteClass(rawValue: 1 << 1)
-    static let digit = ByteClass(rawValue: 1 << 2)
-    static let hexDigit = ByteClass(rawValue: 1 << 3)
-    static let operatorCharacter = ByteClass(rawValue: 1 << 4)
-    /// Ends an operator's boundness on the left: whitespace, `(`, `[`, `{`, `,`, `;`, `:`, NUL.
-    static let leftBoundBreaker = ByteClass(rawValue: 1 << 5)
-    /// Ends boundness on the right: whitespace, `)`, `]`, `}`, `,`, `;`, `:`, NUL.
-    static let rightBoundBreaker = ByteClass(rawValue: 1 << 6)
-}
-
-let byteClasses: [ByteClass] = {
-    var table = [ByteClass](repeating: [], count: 256)
-    func add(_ bytes: String, _ c: ByteClass) {
-        for b in bytes.utf8 { table[Int(b)].insert(c) }
-    }
-    let lower = "abcdefghijklmnopqrstuvwxyz", upper = lower.uppercased()
-    add(lower + upper + "_", [.identifierStart, .identifierContinue])
-    add("0123456789", [.identifierContinue, .digit, .hexDigit])
-    add("$", .identifierContinue)
-    add("abcdefABCDEF", .hexDigit)
-    add("/=-+*%<>!&|^~.?", .operatorCharacter)
-    add(" \t\n\r([{,;:", .leftBoundBreaker)
-    add(" \t\n\r)]},;:", .rightBoundBreaker)
-    table[0].insert([.leftBoundBreaker, .rightBoundBreaker])
-    return table
-}()
-
+// Computed, not looked up: a global table costs a lazy-initialization check per access.
 extension UInt8 {
     @inlinable var isASCII: Bool { self < 0x80 }
     var isDigit: Bool { self &- UInt8(ascii: "0") < 10 }
-    var isHexDigit: Bool { byteClasses[Int(self)].contains(.hexDigit) }
-    var isASCIIIdentifierStart: Bool { byteClasses[Int(self)].contains(.identifierStart) }
-    var isASCIIIdentifierContinue: Bool { byteClasses[Int(self)].contains(.identifierContinue) }
-    var isASCIIOperatorCharacter: Bool { byteClasses[Int(self)].contains(.operatorCharacter) }
+    var isHexDigit: Bool { isDigit || (self | 0x20) &- UInt8(ascii: "a") < 6 }
     var isASCIILetter: Bool { (self | 0x20) &- UInt8(ascii: "a") < 26 }
+    var isASCIIIdentifierStart: Bool { isASCIILetter || self == UInt8(ascii: "_") }
+    /// Letters, digits, `_` and `$` (`a$b` is one identifier). A bit set in two
+    /// constant words: this test runs for every byte of every name.
+    var isASCIIIdentifierContinue: Bool {
+        let low: UInt64 = 0x03FF_0010_0000_0000   // `$` and `0`–`9`
+        let high: UInt64 = 0x07FF_FFFE_87FF_FFFE  // `A`–`Z`, `_`, `a`–`z`
+        return self < 64 ? (low >> self) & 1 != 0 : self < 128 && (high >> (self & 63)) & 1 != 0
+    }
+    var isASCIIOperatorCharacter: Bool {
+        switch self {
+        case UInt8(ascii: "/"), UInt8(ascii: "="), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "*"),
+             UInt8(ascii: "%"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "!"), UInt8(ascii: "&"),
+             UInt8(ascii: "|"), UInt8(ascii: "^"), UInt8(ascii: "~"), UInt8(ascii: "."), UInt8(ascii: "?"):
+            return true
+        default:
+            return false
+        }
+    }
+    /// White space, NUL and the separators that end an operator's binding on either side.
+    var isBoundnessBreaker: Bool {
+        switch self {
+        case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"), 0,
+             UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: ":"):
+            return true
+        default:
+            return false
+        }
+    }
     /// Printable ASCII: space through `~`.
     var isPrintableASCII: Bool { self >= 0x20 && self < 0x7F }
     /// A byte that can begin a UTF-8 sequence (RFC 3629: not 80–BF, C0, C1, F5–FF).

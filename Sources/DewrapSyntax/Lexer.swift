@@ -36,11 +36,18 @@ struct StringShape {
     var start: Int
 }
 
-/// The explicit mode stack: code, or inside a string, or inside `\( … )`.
-enum LexerMode {
-    case string(StringShape)
-    /// Inside `\(`, with the count of unclosed `(` opened within it.
-    case interpolation(StringShape, parenDepth: Int)
+/// An entry of the explicit mode stack: inside a string, or inside its `\( … )`.
+/// (An empty stack is code.) A plain struct, not an enum with payloads, which
+/// would cost a runtime call per token to inspect.
+struct LexerMode {
+    enum Kind: UInt8 { case string, interpolation }
+    var kind: Kind
+    var shape: StringShape
+    /// In an interpolation, the count of unclosed `(` opened within it.
+    var parenDepth = 0
+
+    static func string(_ shape: StringShape) -> LexerMode { LexerMode(kind: .string, shape: shape) }
+    static func interpolation(_ shape: StringShape) -> LexerMode { LexerMode(kind: .interpolation, shape: shape) }
 }
 
 /// What the previous token says about the next one; see `Token regex position` in Regex.swift.
@@ -56,6 +63,7 @@ struct PreviousToken {
 struct LexerState {
     let text: UnsafeBufferPointer<UInt8>
     let n: Int
+    let keywords = KeywordTable.shared
     var i = 0
     var tokens: [Token] = []
     var diagnostics: [Diagnostic] = []
@@ -75,19 +83,20 @@ struct LexerState {
         while true {
             let startOfStep = i
             let modeCount = modes.count
-            switch modes.last {
-            case .string(let shape)?:
-                lexStringContents(shape)
-            case .interpolation(let shape, _)?:
-                // A single-line string cannot span lines: a line break ends its interpolation and the string.
-                let stopAtNewline = shape.kind != .multiLine
-                skipTrivia(stopAtNewline: stopAtNewline)
-                if i == n || (stopAtNewline && isNewline(at: i)) {
-                    closeInterpolationEarly()
+            if let mode = modes.last {
+                if mode.kind == .string {
+                    lexStringContents(mode.shape)
                 } else {
-                    lexToken()
+                    // A single-line string cannot span lines: a line break ends its interpolation and the string.
+                    let stopAtNewline = mode.shape.kind != .multiLine
+                    skipTrivia(stopAtNewline: stopAtNewline)
+                    if i == n || (stopAtNewline && isNewline(at: i)) {
+                        closeInterpolationEarly()
+                    } else {
+                        lexToken()
+                    }
                 }
-            case nil:
+            } else {
                 skipTrivia(stopAtNewline: false)
                 if i == n {
                     emit(.endOfFile, i, i, allowsRegexAfter: false)
@@ -103,7 +112,20 @@ struct LexerState {
     // MARK: Trivia
 
     mutating func skipTrivia(stopAtNewline: Bool) {
-        while let piece = scanTriviaPiece(text, at: i, stopAtNewline: stopAtNewline) {
+        while i < n {
+            // Fast paths: blanks, line feeds, and the printable ASCII above `/`, which always starts a token.
+            let b = text[i]
+            if b == UInt8(ascii: " ") || b == UInt8(ascii: "\t") {
+                i += 1
+                continue
+            }
+            if b == UInt8(ascii: "\n") && !stopAtNewline {
+                i += 1
+                pendingFlags.insert(.atStartOfLine)
+                continue
+            }
+            if b > UInt8(ascii: "/") && b < 0x7F { return }
+            guard let piece = scanTriviaPiece(text, at: i, stopAtNewline: stopAtNewline) else { return }
             if piece.kind == .newline || ((piece.kind == .blockComment || piece.kind == .docBlockComment) && containsNewline(i, piece.end)) {
                 pendingFlags.insert(.atStartOfLine)
             }
@@ -148,10 +170,10 @@ struct LexerState {
     /// Ends an interpolation (and its string) that the input cut off by a line
     /// break or the end of the file, with zero-length closing tokens.
     mutating func closeInterpolationEarly() {
-        guard case .interpolation(let shape, _)? = modes.popLast() else { return }
+        guard let interpolation = modes.popLast() else { return }
         emit(.interpolationEnd, i, i, allowsRegexAfter: false)
         modes.removeLast()  // the string the interpolation was in
-        closeStringEarly(shape)
+        closeStringEarly(interpolation.shape)
     }
 
     /// Emits a zero-length `stringEnd` for a literal cut off at `i`; the caller pops its mode.

@@ -105,7 +105,9 @@ extension LexerState {
     func isLeftBound(operatorStart k: Int) -> Bool {
         guard k > 0 else { return false }
         let before = text[k - 1]
-        if byteClasses[Int(before)].contains(.leftBoundBreaker) { return false }
+        if before.isBoundnessBreaker || before == UInt8(ascii: "(") || before == UInt8(ascii: "[") || before == UInt8(ascii: "{") {
+            return false
+        }
         // The end of a `/* */` comment or of a U+00A0 counts as whitespace.
         if before == UInt8(ascii: "/") { return !(k >= 2 && text[k - 2] == UInt8(ascii: "*")) }
         if before == 0xA0 { return !(k >= 2 && text[k - 2] == 0xC2) }
@@ -116,7 +118,9 @@ extension LexerState {
     func isRightBound(operatorEnd k: Int, leftBound: Bool) -> Bool {
         guard k < n else { return false }
         let after = text[k]
-        if byteClasses[Int(after)].contains(.rightBoundBreaker) { return false }
+        if after.isBoundnessBreaker || after == UInt8(ascii: ")") || after == UInt8(ascii: "]") || after == UInt8(ascii: "}") {
+            return false
+        }
         switch after {
         case UInt8(ascii: "."):
             // `x^.y` is postfix `^`, `^.y` is prefix.

@@ -69,7 +69,7 @@ extension LexerState {
                     i = afterDelimiter + 1
                     emit(.interpolationStart, j, i, allowsRegexAfter: true)
                     // The string resumes when the interpolation's `)` pops back to it.
-                    modes.append(.interpolation(shape, parenDepth: 0))
+                    modes.append(.interpolation(shape))
                     return
                 }
                 j = skipEscape(at: afterDelimiter, in: shape, noteProblem)

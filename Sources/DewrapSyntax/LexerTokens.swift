@@ -7,19 +7,19 @@ extension LexerState {
         let b = text[i]
         switch b {
         case UInt8(ascii: "("):
-            if case .interpolation(let shape, let depth)? = modes.last {
-                modes[modes.count - 1] = .interpolation(shape, parenDepth: depth + 1)
+            if let mode = modes.last, mode.kind == .interpolation {
+                modes[modes.count - 1].parenDepth += 1
             }
             punctuation(.leftParen, allowsRegexAfter: true)
         case UInt8(ascii: ")"):
-            if case .interpolation(let shape, let depth)? = modes.last {
-                if depth == 0 {
+            if let mode = modes.last, mode.kind == .interpolation {
+                if mode.parenDepth == 0 {
                     modes.removeLast()
                     i += 1
                     emit(.interpolationEnd, start, i, allowsRegexAfter: false)
                     return
                 }
-                modes[modes.count - 1] = .interpolation(shape, parenDepth: depth - 1)
+                modes[modes.count - 1].parenDepth -= 1
             }
             punctuation(.rightParen, allowsRegexAfter: false)
         case UInt8(ascii: "{"): punctuation(.leftBrace, allowsRegexAfter: true)
@@ -52,7 +52,8 @@ extension LexerState {
         case UInt8(ascii: "<"):
             if byte(i + 1) == UInt8(ascii: "#"), let end = editorPlaceholderEnd(at: i) {
                 i = end
-                emit(.editorPlaceholder, start, end, allowsRegexAfter: false)
+                diagnose(at: start, "editor placeholder in source file")
+                emit(.identifier, start, end, allowsRegexAfter: false)
             } else if !lexConflictMarker() {
                 lexOperator()
             }
@@ -88,7 +89,7 @@ extension LexerState {
         let start = i
         if text[i].isASCII { i += 1 } else { i = decodeScalar(text, at: i).next }
         skipIdentifierContinuation()
-        if let role = keywordRole(text, start, i) {
+        if let role = keywords.role(text, start, i) {
             emit(.keyword, start, i, allowsRegexAfter: role != .expression, keyword: role)
         } else if i - start == 1 && text[start] == UInt8(ascii: "_") {
             emit(.wildcard, start, i, allowsRegexAfter: false)
@@ -176,7 +177,7 @@ extension LexerState {
         }
         var afterPounds = i
         while afterPounds < n && text[afterPounds] == UInt8(ascii: "#") { afterPounds += 1 }
-        if let next = byte(afterPounds), next == UInt8(ascii: "\"") || next == UInt8(ascii: "'") {
+        if byte(afterPounds) == UInt8(ascii: "\"") {
             lexStringStart(pounds: afterPounds - start)
             return
         }

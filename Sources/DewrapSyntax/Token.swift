@@ -4,7 +4,8 @@
 /// and `wildcard`; everything between tokens is trivia (see `TriviaPiece`).
 public enum TokenKind: UInt8, Sendable, CaseIterable {
     // Words.
-    /// A name: `x`, `État`, `` `class` ``, `` `a b` ``, contextual keywords such as `get` or `some`.
+    /// A name: `x`, `État`, `` `class` ``, `` `a b` ``, contextual keywords such as `get` or
+    /// `some`; also an editor placeholder `<#name#>` (an error, but it stands where a name does).
     case identifier
     /// A keyword the lexer always classifies as one (`var`, `struct`, `self`, `true`, …).
     case keyword
@@ -65,8 +66,6 @@ public enum TokenKind: UInt8, Sendable, CaseIterable {
     case poundKeyword
     /// `#!/usr/bin/env swift` on the first line.
     case shebang
-    /// `<#placeholder#>`.
-    case editorPlaceholder
     /// A version-control conflict region (`<<<<<<< ` … `>>>>>>> `): an error.
     case conflictMarker
     /// Bytes the lexer could not make sense of (a stray `*/`, curly quotes): an error.

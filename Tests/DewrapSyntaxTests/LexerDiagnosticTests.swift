@@ -87,6 +87,12 @@ let badCases: [BadCase] = [
         4 regexLiteral #/abc
         10 identifier y
         """##, diagnostics: "4 unterminated regex literal"),
+    BadCase("editor placeholder stands as an identifier", "f(<#value#>)", tokens: """
+        0 identifier f
+        1 leftParen (
+        2 identifier <#value#>
+        11 rightParen )
+        """, diagnostics: "2 editor placeholder in source file"),
     BadCase("lone backtick", "` x", tokens: """
         0 backtick `
         2 identifier x

@@ -381,12 +381,6 @@ let lexCases: [LexCase] = [
         7 period .
         8 identifier count
         """##),
-    LexCase("editor placeholder", "f(<#value#>)", ##"""
-        0 identifier f
-        1 leftParen (
-        2 editorPlaceholder <#value#>
-        11 rightParen )
-        """##),
     LexCase("module selector", "Swift::print", ##"""
         0 identifier Swift
         5 colonColon ::
