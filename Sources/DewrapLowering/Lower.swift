@@ -19,6 +19,9 @@ public struct LoweringResult: Sendable {
 /// leaves judging its validity to the compiler.
 public func lower(_ source: [UInt8], fileName: String, options: LoweringOptions = LoweringOptions()) -> LoweringResult {
     let lexed = Lexer.lex(source)
+    guard source.count <= Lexer.maximumInputSize else {
+        return LoweringResult(output: source, diagnostics: lexed.diagnostics)
+    }
     let warnings = lexed.diagnostics.map { Diagnostic(.warning, at: $0.offset, $0.message) }
     return LoweringResult(output: source, diagnostics: warnings)
 }

@@ -11,7 +11,15 @@ public struct LexedSource: Sendable {
 /// (trivia) cover every input byte exactly once, for any input. It never traps
 /// and always advances; malformed input gives diagnostics, not failures.
 public enum Lexer {
+    /// Tokens store 32-bit offsets: inputs up to 4 GiB - 1 bytes.
+    public static let maximumInputSize = Int(UInt32.max)
+
+    /// Lexes `text`. An input over `maximumInputSize` gives no tokens and
+    /// one error diagnostic.
     public static func lex(_ text: UnsafeBufferPointer<UInt8>) -> LexedSource {
+        guard text.count <= maximumInputSize else {
+            return LexedSource(tokens: [], diagnostics: [Diagnostic(.error, at: 0, "input is larger than 4 GiB")])
+        }
         var state = LexerState(text: text)
         state.run()
         return LexedSource(tokens: state.tokens, diagnostics: state.diagnostics)

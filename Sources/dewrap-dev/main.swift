@@ -15,12 +15,10 @@ if let index = rest.firstIndex(of: "--runs"), index + 1 < rest.count, let value 
     runs = value
     rest.removeSubrange(index...index + 1)
 }
-let files = command == "--emit-tokens" ? [] : swiftFiles(under: rest)
+let files = swiftFiles(under: rest)
 switch command {
 case "roundtrip":
     exit(roundTrip(files) ? 0 : 1)
-case "--emit-tokens":
-    printTokens(rest[0])
 case "bench-lexer":
     benchLexer(files, runs: runs)
 default:

@@ -1,0 +1,168 @@
+/// What the command line asks for, before any file is touched.
+struct Invocation: Equatable {
+    enum Action: Equatable {
+        case lower
+        case emitTokens
+        case help
+        case version
+    }
+
+    enum Destination: Equatable {
+        /// Standard output; only for a single input.
+        case standardOutput
+        /// `-o PATH`: a file for one input, a folder for several.
+        case path(String)
+        /// `--in-place`: each input file is rewritten.
+        case inPlace
+    }
+
+    var action: Action = .lower
+    /// Paths as given; `-` is standard input. Never empty after parsing.
+    var inputs: [String] = []
+    var destination: Destination = .standardOutput
+}
+
+/// A mistake in the command line itself (exit status 64).
+struct UsageError: Error, Equatable {
+    var message: String
+}
+
+let usageText = """
+    OVERVIEW: Lower Swift property wrappers (@State, @Binding, $x) into the explicit
+    Swift the compiler synthesizes. Code that is not rewritten is copied byte for byte.
+
+    USAGE: dewrap [options] [FILE...]
+
+      With no FILE, or FILE '-', reads standard input. One input is written to
+      standard output unless -o or --in-place says otherwise.
+
+    OPTIONS:
+      -o, --output PATH   Write the result to PATH; with several inputs, PATH is a
+                          folder (created if missing) that receives each file
+                          under its own name.
+      -i, --in-place      Rewrite each input file atomically. A file whose result
+                          is unchanged is left untouched.
+      --emit-tokens       Print the tokens of one input instead of lowering it:
+                          one line per token, 'OFFSET<TAB>KIND<TAB>TEXT', with \\, tab,
+                          LF and CR in TEXT escaped as \\\\, \\t, \\n, \\r.
+      -h, --help          Show this help.
+      --version           Show the version.
+      --                  Treat every later argument as a FILE.
+
+    Diagnostics go to standard error as 'PATH:LINE:COLUMN: SEVERITY: MESSAGE'.
+    Nothing is written for an input that has errors.
+
+    EXIT STATUS: 0 success (warnings allowed), 1 an input had errors or could not be
+    read or written, 64 the command line is wrong.
+
+    """
+
+/// Reads `arguments` (without the program name) into an `Invocation`.
+/// Checks everything that can be checked without touching the file system.
+func parseArguments(_ arguments: [String]) throws(UsageError) -> Invocation {
+    var invocation = Invocation()
+    var outputPath: String?
+    var inPlace = false
+    var index = 0
+    var optionsEnded = false
+
+    func value(for option: String) throws(UsageError) -> String {
+        index += 1
+        guard index < arguments.count, !arguments[index].isEmpty else {
+            throw UsageError(message: "option '\(option)' needs a path")
+        }
+        return arguments[index]
+    }
+
+    while index < arguments.count {
+        let argument = arguments[index]
+        if optionsEnded || argument == "-" || !argument.hasPrefix("-") {
+            guard !argument.isEmpty else { throw UsageError(message: "an empty string is not a file name") }
+            invocation.inputs.append(argument)
+        } else {
+            switch argument {
+            case "--":
+                optionsEnded = true
+            case "-h", "--help":
+                invocation.action = .help
+            case "--version":
+                invocation.action = .version
+            case "-i", "--in-place":
+                inPlace = true
+            case "--emit-tokens":
+                invocation.action = .emitTokens
+            case "-o", "--output":
+                guard outputPath == nil else { throw UsageError(message: "option '-o' is given more than once") }
+                outputPath = try value(for: argument)
+            default:
+                if argument.hasPrefix("--output=") {
+                    guard outputPath == nil else { throw UsageError(message: "option '-o' is given more than once") }
+                    outputPath = String(argument.dropFirst("--output=".count))
+                    guard !outputPath!.isEmpty else { throw UsageError(message: "option '--output' needs a path") }
+                } else {
+                    throw UsageError(message: "unknown option '\(argument)'")
+                }
+            }
+        }
+        index += 1
+    }
+
+    // --help and --version win over everything else, as in most tools.
+    if invocation.action == .help || invocation.action == .version { return invocation }
+
+    if invocation.inputs.isEmpty { invocation.inputs = ["-"] }
+    if invocation.inputs.filter({ $0 == "-" }).count > 1 {
+        throw UsageError(message: "standard input ('-') can be read only once")
+    }
+    if let duplicate = firstDuplicate(invocation.inputs) {
+        throw UsageError(message: "'\(duplicate)' is given more than once")
+    }
+
+    switch (outputPath, inPlace) {
+    case (.some, true):
+        throw UsageError(message: "'-o' and '--in-place' cannot be used together")
+    case (nil, true):
+        if invocation.action == .emitTokens {
+            throw UsageError(message: "'--emit-tokens' cannot be used with '--in-place'")
+        }
+        if invocation.inputs.contains("-") {
+            throw UsageError(message: "'--in-place' needs files, not standard input")
+        }
+        invocation.destination = .inPlace
+    case (let path?, false):
+        invocation.destination = .path(path)
+    case (nil, false):
+        invocation.destination = .standardOutput
+    }
+
+    if invocation.action == .emitTokens && invocation.inputs.count > 1 {
+        throw UsageError(message: "'--emit-tokens' takes one input")
+    }
+    if invocation.inputs.count > 1 {
+        if invocation.destination == .standardOutput {
+            throw UsageError(message: "several inputs need '-o FOLDER' or '--in-place'")
+        }
+        if case .path = invocation.destination {
+            if invocation.inputs.contains("-") {
+                throw UsageError(message: "standard input has no file name to write into a folder; give it alone")
+            }
+            if let clash = firstDuplicate(invocation.inputs.map(baseName)) {
+                throw UsageError(message: "two inputs are named '\(clash)'; their results would overwrite each other in the output folder")
+            }
+        }
+    }
+    return invocation
+}
+
+/// The last path component, as the output folder names it.
+func baseName(_ path: String) -> String {
+    var trimmed = Substring(path)
+    while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+    return String(trimmed.split(separator: "/").last ?? trimmed)
+}
+
+private func firstDuplicate(_ items: [String]) -> String? {
+    var seen = Set<String>()
+    for item in items where !seen.insert(item).inserted { return item }
+    return nil
+}

@@ -1,0 +1,138 @@
+// Reading and writing whole files with POSIX calls, so that every failure is
+// an error value with the system's reason, never a trap.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A file-system failure, worded for the user.
+struct FileError: Error {
+    var message: String
+
+    init(_ action: String, _ path: String, errorNumber: Int32 = errno) {
+        message = "cannot \(action) '\(path)': \(String(cString: strerror(errorNumber)))"
+    }
+
+    init(message: String) {
+        self.message = message
+    }
+}
+
+/// Device and inode: tells whether two paths name the same file.
+struct FileIdentity: Hashable {
+    var device: UInt64
+    var inode: UInt64
+
+    init?(path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+    }
+}
+
+func isDirectory(_ path: String) -> Bool {
+    var info = stat()
+    return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+}
+
+/// All bytes of a file, or of standard input for `-`.
+func readInput(_ path: String) throws(FileError) -> [UInt8] {
+    if path == "-" { return try readAll(from: 0, name: "<stdin>") }
+    let descriptor = open(path, O_RDONLY)
+    guard descriptor >= 0 else { throw FileError("read", path) }
+    defer { close(descriptor) }
+    var info = stat()
+    if fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
+        throw FileError(message: "cannot read '\(path)': it is a folder")
+    }
+    return try readAll(from: descriptor, name: path)
+}
+
+private func readAll(from descriptor: Int32, name: String) throws(FileError) -> [UInt8] {
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        if count == 0 { return bytes }
+        if count < 0 {
+            if errno == EINTR { continue }
+            throw FileError("read", name)
+        }
+        bytes += chunk[0..<count]
+    }
+}
+
+/// Writes all of `bytes` to an open descriptor, retrying short writes.
+private func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
+    var written = 0
+    while written < bytes.count {
+        let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
+        if count < 0 {
+            if errno == EINTR { continue }
+            return errno
+        }
+        written += count
+    }
+    return nil
+}
+
+func writeStandardOutput(_ bytes: [UInt8]) throws(FileError) {
+    if let failure = writeAll(bytes, to: 1) { throw FileError("write", "<stdout>", errorNumber: failure) }
+}
+
+func writeStandardError(_ text: String) {
+    _ = writeAll(Array(text.utf8), to: 2)
+}
+
+/// Replaces `path` with `bytes` so that readers see the old file or the new
+/// one, never a part: a temporary file in the same folder, flushed, then
+/// renamed over it. An existing file keeps its permissions; a symbolic link
+/// keeps pointing where it did and its target is replaced.
+func writeAtomically(_ bytes: [UInt8], to path: String) throws(FileError) {
+    var target = path
+    if let resolved = realpath(path, nil) {
+        target = String(cString: resolved)
+        free(resolved)
+    }
+    var mode: mode_t
+    var info = stat()
+    if stat(target, &info) == 0 {
+        mode = info.st_mode & 0o7777
+    } else {
+        let mask = umask(0)
+        umask(mask)
+        mode = 0o666 & ~mask
+    }
+
+    let slash = target.lastIndex(of: "/")
+    let folder = slash.map { String(target[...$0]) } ?? ""
+    let name = slash.map { String(target[target.index(after: $0)...]) } ?? target
+    var template = Array("\(folder).\(name).dewrap-XXXXXX".utf8CString)
+    let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    guard descriptor >= 0 else { throw FileError("write", path) }
+    let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+
+    var failure = writeAll(bytes, to: descriptor)
+    if failure == nil && fchmod(descriptor, mode) != 0 { failure = errno }
+    if failure == nil && fsync(descriptor) != 0 { failure = errno }
+    if close(descriptor) != 0 && failure == nil { failure = errno }
+    if failure == nil && rename(temporary, target) != 0 { failure = errno }
+    if let failure {
+        unlink(temporary)
+        throw FileError("write", path, errorNumber: failure)
+    }
+}
+
+func makeFolder(_ path: String) throws(FileError) {
+    if isDirectory(path) { return }
+    var partial = path.hasPrefix("/") ? "/" : ""
+    for component in path.split(separator: "/") {
+        partial += component + "/"
+        if mkdir(partial, 0o777) != 0 && errno != EEXIST { throw FileError("create folder", path) }
+    }
+    if !isDirectory(path) { throw FileError(message: "cannot create folder '\(path)': a file is in the way") }
+}

@@ -1,0 +1,66 @@
+import DewrapLowering
+import DewrapSyntax
+
+/// Exit statuses scripts can rely on.
+enum ExitStatus: Int32 {
+    case success = 0
+    /// An input had errors, or a file could not be read or written.
+    case failure = 1
+    /// The command line is wrong (BSD `EX_USAGE`).
+    case usage = 64
+}
+
+let version = "0.1.0"
+
+/// Carries out the jobs one after the other; a failing input does not stop
+/// the others, and nothing is written for it.
+func run(_ jobs: [Job], action: Invocation.Action) -> ExitStatus {
+    var status = ExitStatus.success
+    for job in jobs {
+        if !perform(job, action: action) { status = .failure }
+    }
+    return status
+}
+
+/// One job; false when it failed.
+private func perform(_ job: Job, action: Invocation.Action) -> Bool {
+    let source: [UInt8]
+    do throws(FileError) {
+        source = try readInput(job.input)
+        guard source.count <= Lexer.maximumInputSize else {
+            throw FileError(message: "cannot read '\(job.displayName)': it is larger than 4 GiB")
+        }
+    } catch {
+        writeStandardError("dewrap: error: \(error.message)\n")
+        return false
+    }
+
+    let result: [UInt8]
+    let diagnostics: [Diagnostic]
+    if action == .emitTokens {
+        let lexed = Lexer.lex(source)
+        result = tokenDump(source, tokens: lexed.tokens)
+        diagnostics = lexed.diagnostics.map { Diagnostic(.warning, at: $0.offset, $0.message) }
+    } else {
+        let lowered = lower(source, fileName: job.displayName)
+        result = lowered.output
+        diagnostics = lowered.diagnostics
+    }
+    writeStandardError(formatDiagnostics(diagnostics, source: source, path: job.displayName))
+    if diagnostics.contains(where: { $0.severity == .error }) { return false }
+
+    do throws(FileError) {
+        switch job.output {
+        case .standardOutput:
+            try writeStandardOutput(result)
+        case .file(let path):
+            try writeAtomically(result, to: path)
+        case .inPlace:
+            if result != source { try writeAtomically(result, to: job.input) }
+        }
+    } catch {
+        writeStandardError("dewrap: error: \(error.message)\n")
+        return false
+    }
+    return true
+}

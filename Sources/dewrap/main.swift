@@ -1,0 +1,40 @@
+// dewrap [options] [FILE...]: see `usageText` in Arguments.swift.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+func main() -> ExitStatus {
+    do throws(UsageError) {
+        let invocation = try parseArguments(Array(CommandLine.arguments.dropFirst()))
+        switch invocation.action {
+        case .help:
+            writeStandardOutputIgnoringFailure(usageText)
+            return .success
+        case .version:
+            writeStandardOutputIgnoringFailure("dewrap \(version)\n")
+            return .success
+        case .lower, .emitTokens:
+            let jobs = try plan(invocation)
+            if case .path(let folder) = invocation.destination, invocation.inputs.count > 1 {
+                do { try makeFolder(folder) } catch {
+                    writeStandardError("dewrap: error: \(error.message)\n")
+                    return .failure
+                }
+            }
+            return run(jobs, action: invocation.action)
+        }
+    } catch {
+        writeStandardError("dewrap: error: \(error.message)\nRun 'dewrap --help' for usage.\n")
+        return .usage
+    }
+}
+
+private func writeStandardOutputIgnoringFailure(_ text: String) {
+    try? writeStandardOutput(Array(text.utf8))
+}
+
+exit(main().rawValue)

@@ -1,0 +1,62 @@
+import Foundation
+
+/// The built `dewrap` executable: SwiftPM puts it beside the test bundle.
+let dewrapExecutable: URL = {
+    var folder = Bundle.main.bundleURL
+    while folder.path != "/" {
+        let candidate = folder.appendingPathComponent("dewrap")
+        if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        folder.deleteLastPathComponent()
+    }
+    fatalError("dewrap executable not found near \(Bundle.main.bundleURL.path)")
+}()
+
+/// The repository's `fixtures/` folder.
+let fixturesFolder = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("fixtures")
+
+struct Outcome {
+    var status: Int32
+    var stdout: [UInt8]
+    var stderr: String
+    var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
+}
+
+/// Runs dewrap with `arguments` in `folder`, feeding `stdin`.
+func runDewrap(_ arguments: [String], stdin: [UInt8] = [], in folder: URL? = nil) throws -> Outcome {
+    let process = Process()
+    process.executableURL = dewrapExecutable
+    process.arguments = arguments
+    if let folder { process.currentDirectoryURL = folder }
+    let input = Pipe(), output = Pipe(), errors = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    // Read both pipes while the process runs so neither can fill up and block it.
+    let group = DispatchGroup()
+    nonisolated(unsafe) var outBytes = Data(), errBytes = Data()
+    DispatchQueue.global().async(group: group) { outBytes = output.fileHandleForReading.readDataToEndOfFile() }
+    DispatchQueue.global().async(group: group) { errBytes = errors.fileHandleForReading.readDataToEndOfFile() }
+    input.fileHandleForWriting.write(Data(stdin))
+    try input.fileHandleForWriting.close()
+    group.wait()
+    process.waitUntilExit()
+    return Outcome(status: process.terminationStatus, stdout: [UInt8](outBytes), stderr: String(decoding: errBytes, as: UTF8.self))
+}
+
+/// A fresh empty folder, removed when the returned cleanup runs.
+func makeScratchFolder() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("dewrap-cli-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+func write(_ text: String, to url: URL) throws {
+    try Data(text.utf8).write(to: url)
+}
+
+func bytes(of url: URL) throws -> [UInt8] {
+    [UInt8](try Data(contentsOf: url))
+}
