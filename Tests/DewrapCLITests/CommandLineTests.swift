@@ -96,6 +96,16 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out/missing.swift").path))
     }
 
+    @Test func oneInputIntoAnExistingFolderKeepsItsName() throws {
+        let folder = try makeScratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("out"), withIntermediateDirectories: false)
+        try write(source, to: folder.appendingPathComponent("a.swift"))
+        let outcome = try runDewrap(["a.swift", "-o", "out"], in: folder)
+        #expect(outcome.status == 0)
+        #expect(try bytes(of: folder.appendingPathComponent("out/a.swift")) == Array(source.utf8))
+    }
+
     @Test func outputFileIsReplacedAndKeepsItsPermissions() throws {
         let folder = try makeScratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
