@@ -1,6 +1,7 @@
 // Developer checks that are not part of the product:
 //   dewrap-dev roundtrip PATH…        lossless lexing and identity lowering over a corpus
 //   dewrap-dev bench-lexer [--runs N] PATH…   lexer throughput in MB/s (use a release build)
+//   dewrap-dev parse PATH…            parser diagnostics (none on code that compiles) and throughput
 // PATH is a .swift file or a folder searched recursively for them.
 import Foundation
 
@@ -19,6 +20,8 @@ let files = swiftFiles(under: rest)
 switch command {
 case "roundtrip":
     exit(roundTrip(files) ? 0 : 1)
+case "parse":
+    exit(parseCheck(files, showLimit: Int(ProcessInfo.processInfo.environment["SHOW"] ?? "") ?? 40) ? 0 : 1)
 case "bench-lexer":
     benchLexer(files, runs: runs)
 default:

@@ -1,0 +1,269 @@
+// MARK: - Public entry point
+
+/// A parsed file: the tokens, the declaration structure, the scopes and every
+/// `$name` reference. See `SyntaxTree.swift` for the model.
+public struct SourceTree: Sendable {
+    public var tokens: [Token]
+    public var items: [Item]
+    public var dollarReferences: [DollarReference]
+    /// Pre-order: a scope comes before the scopes inside it; `scopes[0]` is the file.
+    public var scopes: [Scope]
+    /// Problems the lexer found.
+    public var lexerDiagnostics: [Diagnostic]
+    /// Problems the parser found; empty for every file the compiler accepts.
+    public var diagnostics: [Diagnostic]
+}
+
+/// A tolerant recursive-descent parser over the lexer's tokens. It models
+/// declarations, statements with their scopes, closures and `$` references
+/// exactly, and keeps other expressions as token spans. It never traps: every
+/// loop advances, and nesting deeper than `maximumNesting` is reported.
+public enum Parser {
+    public static let maximumNesting = 128
+
+    public static func parse(_ bytes: [UInt8]) -> SourceTree {
+        bytes.withUnsafeBufferPointer { text in
+            let lexed = Lexer.lex(text)
+            guard !lexed.tokens.isEmpty else {
+                return SourceTree(tokens: [], items: [], dollarReferences: [], scopes: [], lexerDiagnostics: lexed.diagnostics, diagnostics: [])
+            }
+            var state = ParserState(text: text, tokens: lexed.tokens)
+            let items = state.parseFile()
+            return SourceTree(
+                tokens: lexed.tokens, items: items, dollarReferences: state.dollarReferences,
+                scopes: state.scopes, lexerDiagnostics: lexed.diagnostics, diagnostics: state.diagnostics)
+        }
+    }
+}
+
+// MARK: - State
+
+/// Where items are being parsed; decides what may appear and what ends the list.
+enum ItemContext {
+    /// Top level: declarations and statements.
+    case file
+    /// A type body: declarations only.
+    case members
+    /// A function, closure or statement body.
+    case code
+    /// The statements of a `switch` case: ends at the next `case`/`default`.
+    case switchCase
+}
+
+struct ParserState {
+    let text: UnsafeBufferPointer<UInt8>
+    let tokens: [Token]
+    /// The `Word` of each token (`.none` for non-words and plain names).
+    let words: [Word]
+    let last: Int
+    var index = 0
+    /// Bytes of `tokens[index]` already consumed, when a `>` was split off an
+    /// operator token such as `>>` or `>?` to close generic arguments.
+    var split = 0
+    var nesting = 0
+    var diagnostics: [Diagnostic] = []
+    var dollarReferences: [DollarReference] = []
+    var scopes: [Scope] = []
+    var scopeStack: [Int] = []
+    /// Closures met while parsing the expressions of the innermost item.
+    var closureCollector: [Closure] = []
+    /// While scanning a pattern (`case`, `catch`, `for`): the names it binds.
+    var patternNames: [Int]?
+    /// Inside a `let`/`var` pattern, or a `for` pattern: identifiers bind names.
+    var bindingPattern = false
+
+    init(text: UnsafeBufferPointer<UInt8>, tokens: [Token]) {
+        self.text = text
+        self.tokens = tokens
+        self.last = tokens.count - 1
+        let table = WordTable.shared
+        var words = [Word](repeating: .none, count: tokens.count)
+        for (i, token) in tokens.enumerated() where token.kind == .keyword || token.kind == .identifier {
+            words[i] = table.word(text, token.start, token.end)
+        }
+        self.words = words
+    }
+
+    // MARK: Looking at tokens
+
+    /// The current token's kind; after a split, the kind of the rest.
+    var kind: TokenKind {
+        guard split > 0 else { return tokens[index].kind }
+        switch restFirstByte {
+        case UInt8(ascii: "?"): return .postfixQuestionMark
+        case UInt8(ascii: "!"): return .exclamationMark
+        case UInt8(ascii: "="): return .equal
+        default: return .postfixOperator
+        }
+    }
+
+    var word: Word { split == 0 ? words[index] : .none }
+    var atEnd: Bool { index >= last }
+    var atStartOfLine: Bool { split == 0 && tokens[index].flags.contains(.atStartOfLine) }
+
+    private var restFirstByte: UInt8 { text[tokens[index].start + split] }
+
+    func kind(at i: Int) -> TokenKind { i <= last ? tokens[i].kind : .endOfFile }
+    func word(at i: Int) -> Word { i <= last ? words[i] : .none }
+    func isAtStartOfLine(_ i: Int) -> Bool { i <= last && tokens[i].flags.contains(.atStartOfLine) }
+
+    func at(_ kind: TokenKind) -> Bool { self.kind == kind }
+    func at(_ word: Word) -> Bool { self.word == word }
+
+    /// Whether token `i` is an operator spelled exactly `spelling`.
+    func isOperator(_ i: Int, _ spelling: StaticString) -> Bool {
+        guard i <= last else { return false }
+        switch tokens[i].kind {
+        case .binaryOperator, .prefixOperator, .postfixOperator, .prefixAmpersand: break
+        default: return false
+        }
+        return hasText(i, spelling)
+    }
+
+    func hasText(_ i: Int, _ spelling: StaticString) -> Bool {
+        let token = tokens[i]
+        guard token.end - token.start == spelling.utf8CodeUnitCount else { return false }
+        let bytes = spelling.utf8Start
+        for k in 0..<spelling.utf8CodeUnitCount where text[token.start + k] != bytes[k] { return false }
+        return true
+    }
+
+    /// The current token starts with `<` (generic arguments or parameters may open).
+    var atLeftAngle: Bool {
+        split == 0 && (tokens[index].kind == .binaryOperator || tokens[index].kind == .prefixOperator
+            || tokens[index].kind == .postfixOperator) && text[tokens[index].start] == UInt8(ascii: "<")
+    }
+
+    /// The rest of the current token starts with `>`.
+    var atRightAngle: Bool {
+        switch tokens[index].kind {
+        case .binaryOperator, .prefixOperator, .postfixOperator:
+            return text[tokens[index].start + split] == UInt8(ascii: ">")
+        default:
+            return false
+        }
+    }
+
+    /// Whether nothing separates token `i` from the one before it.
+    func isAttached(_ i: Int) -> Bool {
+        i > 0 && i <= last && tokens[i].start == tokens[i - 1].end
+    }
+
+    // MARK: Moving
+
+    mutating func advance() {
+        split = 0
+        if index < last { index += 1 }
+    }
+
+    /// Consumes one `>` of the current token, splitting `>>`, `>?`, `>=` and the like.
+    mutating func consumeRightAngle() {
+        let length = tokens[index].end - tokens[index].start
+        if split + 1 >= length {
+            advance()
+        } else {
+            split += 1
+        }
+    }
+
+    @discardableResult
+    mutating func consume(_ kind: TokenKind) -> Int? {
+        guard at(kind) else { return nil }
+        let i = index
+        advance()
+        return i
+    }
+
+    @discardableResult
+    mutating func consume(_ word: Word) -> Int? {
+        guard at(word) else { return nil }
+        let i = index
+        advance()
+        return i
+    }
+
+    /// The index one past the last consumed token (for spans).
+    var end: Int { split > 0 ? index + 1 : index }
+
+    // MARK: Diagnostics and nesting
+
+    mutating func report(_ message: String, at token: Int? = nil) {
+        let offset = tokens[min(token ?? index, last)].start
+        diagnostics.append(Diagnostic(.error, at: offset, message))
+    }
+
+    /// Enters one level of nesting; false (with a diagnostic) past the limit.
+    mutating func enterNesting() -> Bool {
+        nesting += 1
+        if nesting > Parser.maximumNesting {
+            nesting -= 1
+            report("nesting is deeper than \(Parser.maximumNesting) levels")
+            return false
+        }
+        return true
+    }
+
+    mutating func leaveNesting() { nesting -= 1 }
+
+    /// Skips from an opening `(`, `[`, `{` or `\(` to just past its partner,
+    /// without recursion; used for recovery and for spans nobody looks into.
+    mutating func skipBalanced() {
+        var depth = 0
+        repeat {
+            switch kind {
+            case .leftParen, .leftSquare, .leftBrace, .interpolationStart: depth += 1
+            case .rightParen, .rightSquare, .rightBrace, .interpolationEnd: depth -= 1
+            case .endOfFile: return
+            default: break
+            }
+            advance()
+        } while depth > 0 && !atEnd
+    }
+
+    // MARK: File
+
+    mutating func parseFile() -> [Item] {
+        let file = pushScope(.file, at: 0)
+        var items: [Item] = []
+        while !atEnd {
+            let before = (index, split)
+            items += parseItems(.file)
+            if atEnd { break }
+            // A stray closing token at the top level.
+            report("unexpected '\(String(decoding: text[tokens[index].start..<tokens[index].end], as: UTF8.self))' at top level")
+            advance()
+            if (index, split) == before { break }
+        }
+        popScope(file, end: last + 1)
+        return items
+    }
+
+    // MARK: Scopes
+
+    mutating func pushScope(_ kind: ScopeKind, at start: Int) -> Int {
+        let id = scopes.count
+        let parent = scopeStack.last
+        scopes.append(Scope(kind: kind, span: TokenSpan(start, start), parent: parent, children: [], names: []))
+        if let parent { scopes[parent].children.append(id) }
+        scopeStack.append(id)
+        return id
+    }
+
+    mutating func popScope(_ id: Int, end: Int) {
+        scopes[id].span.upper = max(end, scopes[id].span.lower)
+        if scopeStack.last == id { scopeStack.removeLast() }
+    }
+
+    mutating func declare(_ token: Int, _ kind: NameKind, visibleFrom: Int? = nil, implicit: String? = nil) {
+        guard let scope = scopeStack.last else { return }
+        scopes[scope].names.append(ScopeName(token: token, kind: kind, visibleFrom: visibleFrom ?? token, implicitName: implicit))
+    }
+
+    /// Takes the closures collected since `mark`.
+    mutating func closures(since mark: Int) -> [Closure] {
+        guard closureCollector.count > mark else { return [] }
+        let taken = Array(closureCollector[mark...])
+        closureCollector.removeSubrange(mark...)
+        return taken
+    }
+}

@@ -1,0 +1,491 @@
+// Declarations: attributes and modifiers, types, variables with their
+// accessors, functions, initializers, subscripts, and the rest.
+
+extension ParserState {
+    mutating func parseDeclaration(keyword: Int, context: ItemContext) -> Item {
+        let prefix = parsePrefix(upTo: keyword)
+        let mark = closureCollector.count
+        switch word {
+        case .var, .let:
+            return .variable(parseVariable(prefix, local: context != .members))
+        case .func, .`init`, .deinit, .subscript:
+            var declaration = parseFunction(prefix)
+            declaration.closures = closures(since: mark)
+            return .function(declaration)
+        case .struct, .class, .actor, .enum, .protocol, .extension:
+            return .type(parseTypeDeclaration(prefix))
+        default:
+            var declaration = parseOtherDeclaration(prefix)
+            declaration.closures = closures(since: mark)
+            return .other(declaration)
+        }
+    }
+
+    // MARK: Attributes and modifiers
+
+    /// Attributes and modifiers up to the declaration keyword at `keyword`.
+    mutating func parsePrefix(upTo keyword: Int) -> DeclarationPrefix {
+        var prefix = DeclarationPrefix(start: index)
+        while index < keyword && !atEnd {
+            if isPound("#if") {
+                // `#if` around attributes only: their attributes join the prefix.
+                while isPound("#if") || isPound("#elseif") || isPound("#else") {
+                    let hasCondition = !isPound("#else")
+                    advance()
+                    if hasCondition { _ = skipDirectiveCondition() }
+                    while at(.atSign) { prefix.attributes.append(parseAttribute()) }
+                }
+                if isPound("#endif") { advance() }
+            } else if at(.atSign) {
+                prefix.attributes.append(parseAttribute())
+            } else {
+                let modifier = index
+                advance()
+                var detail: TokenSpan?
+                if at(.leftParen) && isAttached(index) {
+                    let open = index
+                    skipBalanced()
+                    detail = TokenSpan(open, index)
+                }
+                prefix.modifiers.append(Modifier(keyword: modifier, detail: detail))
+            }
+        }
+        return prefix
+    }
+
+    /// `@Name`, `@A.B`, `@State<Int>`, with `(arguments)` written right after the name.
+    mutating func parseAttribute() -> Attribute {
+        let atSign = index
+        advance()
+        let nameStart = index
+        if kind.isWord { advance() }
+        while at(.period) && kind(at: index + 1).isWord {
+            advance()
+            advance()
+        }
+        if atLeftAngle && isAttached(index) { parseGenericArguments() }
+        let name = TokenSpan(nameStart, end)
+        var arguments: TokenSpan?
+        if at(.leftParen) && isAttached(index) {
+            // Arguments have their own grammar (`visibility: internal`, `iOS 15, *`): kept as tokens.
+            let open = index
+            skipBalanced()
+            arguments = TokenSpan(open, index)
+        }
+        return Attribute(atSign: atSign, name: name, arguments: arguments)
+    }
+
+    // MARK: Types
+
+    mutating func parseTypeDeclaration(_ prefix: DeclarationPrefix) -> TypeDecl {
+        let keyword = index
+        let kind: TypeKind
+        switch word {
+        case .struct: kind = .struct
+        case .class: kind = .class
+        case .actor: kind = .actor
+        case .enum: kind = .enum
+        case .protocol: kind = .protocol
+        default: kind = .extension
+        }
+        advance()
+        let name: TokenSpan
+        if kind == .extension {
+            name = parseType()
+        } else {
+            let start = index
+            if self.kind.isWord {
+                declare(index, .type)
+                advance()
+            } else {
+                report("expected a name after '\(tokenText(keyword))'")
+            }
+            name = TokenSpan(start, end)
+        }
+        var genericParameters: TokenSpan?
+        if atLeftAngle { genericParameters = parseGenericParameters() }
+        var inheritance: [TokenSpan] = []
+        if consume(.colon) != nil {
+            repeat { inheritance.append(parseType()) } while consume(.comma) != nil && !atEnd
+        }
+        var whereClause: TokenSpan?
+        if at(.where) { whereClause = parseWhereClause() }
+        var body: Block?
+        if at(.leftBrace) {
+            body = parseBlock(.type, context: .members)
+        } else {
+            report("expected '{' to start the body of '\(tokenText(keyword))'")
+        }
+        return TypeDecl(
+            kind: kind, prefix: prefix, keyword: keyword, name: name, genericParameters: genericParameters,
+            inheritance: inheritance, whereClause: whereClause, body: body, span: TokenSpan(prefix.start, end))
+    }
+
+    /// `{ items }` in a new scope of `kind`. `declareNames` runs inside the
+    /// scope before the items (parameters, `newValue`, …).
+    mutating func parseBlock(_ kind: ScopeKind, context: ItemContext = .code, declareNames: (inout ParserState) -> Void = { _ in }) -> Block {
+        let open = index
+        guard enterNesting() else {
+            skipBalanced()
+            return Block(open: open, close: index - 1, items: [])
+        }
+        defer { leaveNesting() }
+        advance()
+        let scope = pushScope(kind, at: open)
+        declareNames(&self)
+        let items = parseItems(context)
+        var close: Int?
+        if at(.rightBrace) {
+            close = index
+            advance()
+        } else {
+            report("expected '}' to match the '{' at this block's start", at: index)
+        }
+        popScope(scope, end: end)
+        return Block(open: open, close: close, items: items)
+    }
+
+    // MARK: Variables
+
+    mutating func parseVariable(_ prefix: DeclarationPrefix, local: Bool) -> VariableDecl {
+        let keyword = index
+        advance()
+        var bindings: [PatternBinding] = []
+        repeat {
+            let mark = closureCollector.count
+            let patternStart = index
+            var name: Int?
+            var patternNames: [Int] = []
+            if kind.isWord {
+                name = index
+                patternNames = [index]
+                advance()
+            } else if at(.wildcard) {
+                advance()
+            } else if at(.leftParen) {
+                patternNames = scanTuplePattern()
+            } else {
+                report("expected a name after '\(tokenText(keyword))'")
+                break
+            }
+            let pattern = TokenSpan(patternStart, end)
+            var type: TokenSpan?
+            if consume(.colon) != nil { type = parseType() }
+            var initializer: TokenSpan?
+            if at(.equal) {
+                advance()
+                let start = index
+                scanExpression(.initializer)
+                initializer = TokenSpan(start, end)
+            }
+            var accessors: AccessorBlock?
+            if at(.leftBrace) { accessors = parseAccessorBlock() }
+            let closures = closures(since: mark)
+            for patternName in patternNames {
+                declare(patternName, .variable, visibleFrom: local ? end : patternName)
+            }
+            bindings.append(PatternBinding(
+                pattern: pattern, name: name, type: type, initializer: initializer, closures: closures, accessors: accessors))
+        } while consume(.comma) != nil && !atEnd
+        return VariableDecl(prefix: prefix, keyword: keyword, bindings: bindings, span: TokenSpan(prefix.start, end))
+    }
+
+    /// `(a, (b, _))`: the names it binds.
+    mutating func scanTuplePattern() -> [Int] {
+        var names: [Int] = []
+        let close = skipBalancedFrom(index)
+        while index < close && !atEnd {
+            if kind == .identifier && kind(at: index + 1) != .colon { names.append(index) }
+            advance()
+        }
+        return names
+    }
+
+    // MARK: Accessors
+
+    /// `{ get set }`, `{ willSet { } didSet { } }` or an implicit getter body.
+    mutating func parseAccessorBlock() -> AccessorBlock {
+        let open = index
+        guard enterNesting() else {
+            skipBalanced()
+            return AccessorBlock(open: open, close: index - 1, content: .getter([]))
+        }
+        defer { leaveNesting() }
+        let content: AccessorBlock.Content
+        if startsAccessor(at: index + 1) {
+            advance()
+            var accessors: [Accessor] = []
+            while !at(.rightBrace) && !atEnd {
+                guard startsAccessor(at: index) else {
+                    report("expected an accessor such as 'get' or 'set'")
+                    skipToNextLine()
+                    continue
+                }
+                accessors.append(parseAccessor())
+            }
+            content = .accessors(accessors)
+        } else {
+            let block = parseBlock(.accessor)
+            return AccessorBlock(open: open, close: block.close, content: .getter(block.items))
+        }
+        var close: Int?
+        if at(.rightBrace) {
+            close = index
+            advance()
+        } else {
+            report("expected '}' to close the accessors")
+        }
+        return AccessorBlock(open: open, close: close, content: content)
+    }
+
+    /// Attributes, then `mutating`-like words, then an accessor kind.
+    func startsAccessor(at start: Int) -> Bool {
+        var i = start
+        while kind(at: i) == .atSign { i = skipAttribute(from: i) }
+        if words[min(i, last)].isAccessorModifier { i += 1 }
+        return i <= last && words[i].isAccessorKind
+    }
+
+    mutating func parseAccessor() -> Accessor {
+        var attributes: [Attribute] = []
+        while at(.atSign) { attributes.append(parseAttribute()) }
+        var modifier: Int?
+        if word.isAccessorModifier {
+            modifier = index
+            advance()
+        }
+        let keyword = index
+        let accessorKind = word
+        advance()
+        var parameter: TokenSpan?
+        if at(.leftParen) && (accessorKind == .set || accessorKind == .willSet || accessorKind == .didSet || accessorKind == .`init`) {
+            let open = index
+            skipBalanced()
+            parameter = TokenSpan(open, index)
+        }
+        let effects = parseEffects()
+        var body: Block?
+        if at(.leftBrace) {
+            body = parseBlock(.accessor) { state in
+                if let parameter {
+                    for i in parameter.lower..<parameter.upper where state.tokens[i].kind == .identifier {
+                        state.declare(i, .parameter)
+                    }
+                } else {
+                    switch accessorKind {
+                    case .set, .willSet: state.declare(keyword, .implicit, implicit: "newValue")
+                    case .didSet: state.declare(keyword, .implicit, implicit: "oldValue")
+                    default: break
+                    }
+                }
+            }
+        }
+        return Accessor(attributes: attributes, modifier: modifier, keyword: keyword, parameter: parameter, effects: effects, body: body)
+    }
+
+    // MARK: Functions
+
+    mutating func parseFunction(_ prefix: DeclarationPrefix) -> FunctionDecl {
+        let keyword = index
+        let kind: FunctionKind
+        switch word {
+        case .`init`: kind = .initializer
+        case .deinit: kind = .deinitializer
+        case .subscript: kind = .subscript
+        default: kind = .function
+        }
+        advance()
+        var name: Int?
+        if kind == .function {
+            // A name or an operator: `f`, `==`, `<`, `..<`, `!`.
+            switch self.kind {
+            case .identifier, .keyword:
+                declare(index, .function)
+                name = index
+                advance()
+            case .binaryOperator, .prefixOperator, .postfixOperator, .exclamationMark, .postfixQuestionMark,
+                 .infixQuestionMark, .prefixAmpersand, .equal, .period, .arrow:
+                name = index
+                let length = tokens[index].end - tokens[index].start
+                if length > 1 && text[tokens[index].end - 1] == UInt8(ascii: "<") && self.kind(at: index + 1).isWord {
+                    split = length - 1  // `func ~=<T>`: the `<` opens the generic parameters
+                } else {
+                    advance()
+                }
+            default:
+                report("expected a function name")
+            }
+        } else if kind == .initializer && (at(.postfixQuestionMark) || at(.exclamationMark)) {
+            name = index
+            advance()
+        }
+        let scope = pushScope(.function, at: keyword)
+        var genericParameters: TokenSpan?
+        if atLeftAngle || split > 0 { genericParameters = parseGenericParameters() }
+        var parameterClause: TokenSpan?
+        var parameters: [Parameter] = []
+        if at(.leftParen) {
+            let open = index
+            parameters = parseParameterClause()
+            parameterClause = TokenSpan(open, end)
+        } else if kind != .deinitializer {
+            report("expected '(' to start the parameters")
+        }
+        let effects = parseEffects()
+        var returnType: TokenSpan?
+        if consume(.arrow) != nil { returnType = parseType() }
+        var whereClause: TokenSpan?
+        if at(.where) { whereClause = parseWhereClause() }
+        var body: Block?
+        var accessors: AccessorBlock?
+        if at(.leftBrace) {
+            if kind == .subscript {
+                accessors = parseAccessorBlock()
+            } else {
+                body = parseBlock(.block)
+            }
+        }
+        popScope(scope, end: end)
+        return FunctionDecl(
+            kind: kind, prefix: prefix, keyword: keyword, name: name, genericParameters: genericParameters,
+            parameterClause: parameterClause, parameters: parameters, effects: effects, returnType: returnType,
+            whereClause: whereClause, body: body, accessors: accessors, closures: [], span: TokenSpan(prefix.start, end))
+    }
+
+    /// `(label name: Type = default, …)`; declares the names in the current scope.
+    mutating func parseParameterClause(_ nameKind: NameKind = .parameter) -> [Parameter] {
+        guard enterNesting() else {
+            skipBalanced()
+            return []
+        }
+        defer { leaveNesting() }
+        advance()
+        var parameters: [Parameter] = []
+        while !at(.rightParen) && !atEnd {
+            let start = index
+            var attributes: [Attribute] = []
+            while at(.atSign) { attributes.append(parseAttribute()) }
+            var firstName: Int?
+            var secondName: Int?
+            if nameKind == .closureParameter && (kind.isWord || at(.wildcard) || at(.dollarIdentifier))
+                && (kind(at: index + 1) == .comma || kind(at: index + 1) == .rightParen) {
+                firstName = index  // `(a, b) in`: names without types
+                advance()
+            } else if (kind.isWord || at(.wildcard)) && kind(at: index + 1) == .colon {
+                firstName = index
+                advance()
+            } else if (kind.isWord || at(.wildcard)) && (kind(at: index + 1).isWord || kind(at: index + 1) == .wildcard)
+                && kind(at: index + 2) == .colon {
+                firstName = index
+                secondName = index + 1
+                advance()
+                advance()
+            }
+            var type: TokenSpan?
+            if consume(.colon) != nil || firstName == nil && secondName == nil && !at(.comma) && !at(.rightParen) {
+                type = parseType()
+            }
+            var defaultValue: TokenSpan?
+            if at(.equal) {
+                advance()
+                let valueStart = index
+                scanExpression(.basic)
+                defaultValue = TokenSpan(valueStart, end)
+            }
+            if let declared = secondName ?? firstName, tokens[declared].kind != .wildcard {
+                declare(declared, nameKind)
+            }
+            parameters.append(Parameter(
+                attributes: attributes, firstName: firstName, secondName: secondName, type: type,
+                defaultValue: defaultValue, span: TokenSpan(start, end)))
+            if consume(.comma) == nil {
+                if !at(.rightParen) {
+                    report("expected ',' or ')' in the parameters")
+                    while !at(.rightParen) && !at(.leftBrace) && !atEnd { advance() }
+                }
+                break
+            }
+            if index == start { advance() }
+        }
+        if consume(.rightParen) == nil { report("expected ')' to close the parameters") }
+        return parameters
+    }
+
+    // MARK: Other declarations
+
+    mutating func parseOtherDeclaration(_ prefix: DeclarationPrefix) -> OtherDecl {
+        let keyword = index
+        let introducer = word
+        advance()
+        var names: [Int] = []
+        let kind: OtherDeclKind
+        switch introducer {
+        case .import:
+            kind = .import
+            if word == .struct || word == .class || word == .enum || word == .protocol || word == .typealias
+                || word == .var || word == .let || word == .func || word == .actor {
+                advance()
+            }
+            while (self.kind.isWord || at(.period) || self.kind == .binaryOperator || self.kind == .prefixOperator
+                   || self.kind == .postfixOperator) && !atStartOfLine {
+                advance()
+            }
+        case .typealias, .associatedtype:
+            kind = introducer == .typealias ? .typealias : .associatedtype
+            if self.kind.isWord {
+                names.append(index)
+                declare(index, .type)
+                advance()
+            }
+            if atLeftAngle { _ = parseGenericParameters() }
+            if consume(.colon) != nil {
+                repeat { parseType() } while consume(.comma) != nil && !atEnd
+            }
+            if consume(.equal) != nil { parseType() }
+            if at(.where) { _ = parseWhereClause() }
+        case .case:
+            kind = .enumCase
+            repeat {
+                guard self.kind.isWord else {
+                    report("expected a case name")
+                    break
+                }
+                names.append(index)
+                advance()
+                if at(.leftParen) {
+                    let scope = pushScope(.function, at: index)
+                    _ = parseParameterClause()
+                    popScope(scope, end: end)
+                }
+                if consume(.equal) != nil { scanExpression(.basic) }
+            } while consume(.comma) != nil && !atEnd
+        case .operator:
+            kind = .operator
+            if !atStartOfLine { advance() }  // the operator itself
+            if consume(.colon) != nil {
+                while (self.kind.isWord || at(.comma)) && !atStartOfLine { advance() }
+            }
+        case .precedencegroup:
+            kind = .precedencegroup
+            if self.kind.isWord {
+                names.append(index)
+                advance()
+            }
+            if at(.leftBrace) { skipBalanced() } else { report("expected '{' after the precedence group name") }
+        default:
+            kind = .macro
+            if self.kind.isWord {
+                names.append(index)
+                advance()
+            }
+            let scope = pushScope(.function, at: keyword)
+            if atLeftAngle { _ = parseGenericParameters() }
+            if at(.leftParen) { _ = parseParameterClause() }
+            if consume(.arrow) != nil { parseType() }
+            if consume(.equal) != nil { scanExpression(.basic) }
+            if at(.where) { _ = parseWhereClause() }
+            popScope(scope, end: end)
+        }
+        return OtherDecl(kind: kind, prefix: prefix, keyword: keyword, names: names, closures: [], span: TokenSpan(prefix.start, end))
+    }
+}

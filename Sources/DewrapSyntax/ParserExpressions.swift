@@ -1,0 +1,501 @@
+// Expressions are kept as token spans. Scanning them still follows the
+// grammar closely enough to know where each one ends (the compiler's rules
+// for line breaks and trailing closures), to find closures and `if`/`switch`
+// expressions with their scopes, and to record every `$name` reference.
+
+/// How an expression may end.
+enum ExpressionFlavor {
+    /// Anywhere trailing closures are allowed.
+    case basic
+    /// After `=` in a variable declaration: `{ didSet … }` is not a closure.
+    case initializer
+    /// In `if`/`while`/`guard` conditions, a `for` sequence, a `switch`
+    /// subject: a `{` starts the body unless it is clearly a trailing closure.
+    case condition
+}
+
+extension ParserState {
+    /// An expression: prefix operators, a primary, postfix suffixes, and
+    /// binary operators, `? :`, `as`, `is` joining more of them.
+    mutating func scanExpression(_ flavor: ExpressionFlavor) {
+        guard enterNesting() else {
+            skipToNextLine()
+            return
+        }
+        defer { leaveNesting() }
+        guard scanSequenceElement(flavor) else { return }
+        while !atEnd {
+            switch kind {
+            case .binaryOperator, .equal, .arrow:
+                advance()
+                _ = scanSequenceElement(flavor)
+            case .infixQuestionMark:
+                advance()
+                scanExpression(flavor)
+                if consume(.colon) == nil { report("expected ':' in the conditional expression") }
+                _ = scanSequenceElement(flavor)
+            case .keyword where word == .as || word == .is:
+                advance()
+                if at(.postfixQuestionMark) || at(.exclamationMark) { advance() }
+                parseType()
+            default:
+                return
+            }
+        }
+    }
+
+    /// One operand with its prefixes and suffixes; false when nothing could start here.
+    mutating func scanSequenceElement(_ flavor: ExpressionFlavor) -> Bool {
+        let start = index
+        let savedBinding = bindingPattern
+        defer { bindingPattern = savedBinding }
+        while !atEnd {
+            switch kind {
+            case .prefixOperator, .prefixAmpersand:
+                advance()
+                continue
+            case .keyword where word == .try:
+                advance()
+                if at(.postfixQuestionMark) || at(.exclamationMark) { advance() }
+                continue
+            case .keyword where (word == .let || word == .var) && patternNames != nil:
+                advance()
+                bindingPattern = true
+                continue
+            case .keyword where word == .is && patternNames != nil:
+                advance()  // `case is T:`
+                parseType()
+                return true
+            case .identifier where (word == .await || word == .unsafe || word == .consume || word == .copy
+                                    || word == .each || word == .discard)
+                && startsOperandOnSameLine(index + 1):
+                advance()
+                continue
+            case .keyword where word == .repeat && startsOperandOnSameLine(index + 1):
+                advance()
+                continue
+            default:
+                break
+            }
+            break
+        }
+        guard scanPrimary(flavor) else { return index > start }
+        scanSuffixes(flavor)
+        return true
+    }
+
+    /// Whether token `i` begins an operand on the same line (after `await`, `copy`, …).
+    func startsOperandOnSameLine(_ i: Int) -> Bool {
+        guard i <= last, !isAtStartOfLine(i) else { return false }
+        switch kind(at: i) {
+        case .identifier, .keyword, .dollarIdentifier, .integerLiteral, .floatLiteral, .stringStart, .regexLiteral,
+             .leftSquare, .backslash, .prefixOperator, .prefixAmpersand, .pound, .wildcard:
+            return true
+        case .leftParen, .period, .leftBrace:
+            return !isAttached(i)
+        default:
+            return false
+        }
+    }
+
+    // MARK: Primary expressions
+
+    private mutating func scanPrimary(_ flavor: ExpressionFlavor) -> Bool {
+        switch kind {
+        case .identifier:
+            if bindingPattern, !(kind(at: index + 1) == .period || kind(at: index + 1) == .leftParen && isAttached(index + 1)) {
+                patternNames?.append(index)
+            }
+            advance()
+            if atLeftAngle && atGenericArgumentsInExpression() { parseGenericArguments() }
+        case .keyword:
+            switch word {
+            case .if, .switch, .do:
+                scanStatementExpression()
+            case .self, .Self, .super, .true, .false, .nil, .`init`, .Any:
+                advance()
+                if atLeftAngle && atGenericArgumentsInExpression() { parseGenericArguments() }
+            default:
+                return false
+            }
+        case .wildcard, .integerLiteral, .floatLiteral, .regexLiteral:
+            advance()
+        case .dollarIdentifier:
+            recordDollar(index, .none)
+            advance()
+        case .stringStart:
+            scanStringLiteral()
+        case .leftParen:
+            scanArguments(close: .rightParen)
+        case .leftSquare:
+            scanArguments(close: .rightSquare)
+        case .leftBrace:
+            scanClosure()
+        case .backslash:
+            scanKeyPath()
+        case .period:
+            // An implicit member: `.primary`, `.init(…)`.
+            advance()
+            if kind.isWord || at(.integerLiteral) { advance() }
+            if atLeftAngle && atGenericArgumentsInExpression() { parseGenericArguments() }
+        case .pound:
+            // A macro expansion: `#selector(…)`, `#Preview { … }`, `#file`.
+            advance()
+            if kind.isWord { advance() }
+            if atLeftAngle && isAttached(index) { parseGenericArguments() }
+            if at(.leftParen) && isAttached(index) { scanArguments(close: .rightParen) }
+        case .poundKeyword where !isPound("#if") && !isPound("#else") && !isPound("#elseif") && !isPound("#endif"):
+            // `#available(…)`, `#unavailable(…)`, `#sourceLocation(…)`.
+            advance()
+            if at(.leftParen) { scanArguments(close: .rightParen) }
+        case .binaryOperator, .postfixOperator, .exclamationMark:
+            // An operator used as a function: `reduce(0, +)`.
+            let next = kind(at: index + 1)
+            guard next == .comma || next == .rightParen || next == .rightSquare else { return false }
+            advance()
+        case .atSign:
+            // `@MainActor` before a closure or a type in expression position.
+            _ = parseAttribute()
+            return scanPrimary(flavor)
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// `$name` (never `$0`) with its qualifier.
+    mutating func recordDollar(_ token: Int, _ qualifier: DollarQualifier) {
+        let second = text[tokens[token].start + 1]
+        guard !(second >= UInt8(ascii: "0") && second <= UInt8(ascii: "9")) else { return }
+        dollarReferences.append(DollarReference(token: token, qualifier: qualifier))
+    }
+
+    /// `"…\(expr)…"`: the code inside interpolations is scanned.
+    private mutating func scanStringLiteral() {
+        advance()
+        while !atEnd {
+            switch kind {
+            case .stringSegment:
+                advance()
+            case .interpolationStart:
+                scanArguments(close: .interpolationEnd)
+            case .stringEnd:
+                advance()
+                return
+            default:
+                return
+            }
+        }
+    }
+
+    /// `(…)`, `[…]` or `\(…)`: labelled expressions separated by commas (or
+    /// colons in a dictionary), up to the matching close.
+    mutating func scanArguments(close: TokenKind) {
+        guard enterNesting() else {
+            skipBalanced()
+            return
+        }
+        defer { leaveNesting() }
+        advance()
+        while !at(close) && !atEnd {
+            let before = (index, split)
+            // A label: `name:`, also in `f(_:)` references.
+            if (kind.isWord || at(.wildcard)) && kind(at: index + 1) == .colon && split == 0 {
+                advance()
+                advance()
+            }
+            if !at(.comma) && !at(.colon) && !at(close) {
+                scanExpression(.basic)
+            }
+            if consume(.comma) == nil && consume(.colon) == nil && (index, split) == before {
+                if at(.rightParen) || at(.rightSquare) || at(.rightBrace) || at(.interpolationEnd) { break }
+                report("unexpected '\(tokenText(index))' in a list")
+                advance()
+            }
+        }
+        if at(close) {
+            advance()
+        } else {
+            report("expected '\(close == .rightSquare ? "]" : ")")' to close the list")
+        }
+    }
+
+    /// `\Type.path`, `\.path`, with `?`, `!`, `[i]` and `.$x` components.
+    private mutating func scanKeyPath() {
+        let backslash = index
+        advance()
+        var root: TokenSpan?
+        if !at(.period) {
+            let start = index
+            if kind.isWord {
+                advance()
+                if atLeftAngle { parseGenericArguments() }
+            } else if at(.leftSquare) || at(.leftParen) {
+                parseType()
+            }
+            if index > start { root = TokenSpan(start, end) }
+        }
+        var first = true
+        while !atEnd {
+            if at(.period) {
+                let period = index
+                advance()
+                if at(.dollarIdentifier) {
+                    recordDollar(index, first ? .keyPath(backslash, root: root) : .expressionDot(period))
+                    advance()
+                } else if kind.isWord || at(.integerLiteral) {
+                    advance()
+                } else if at(.postfixQuestionMark) || at(.exclamationMark) {
+                    continue
+                }
+                first = false
+            } else if at(.postfixQuestionMark) || at(.exclamationMark) {
+                advance()
+            } else if at(.leftSquare) && isAttached(index) {
+                scanArguments(close: .rightSquare)
+                first = false
+            } else {
+                return
+            }
+        }
+    }
+
+    // MARK: Suffixes
+
+    private mutating func scanSuffixes(_ flavor: ExpressionFlavor) {
+        var afterLiteral = index > 0 && isLiteralEnd(index - 1)
+        while !atEnd {
+            switch kind {
+            case .period:
+                let period = index
+                advance()
+                if at(.dollarIdentifier) {
+                    let base = period - 1
+                    let isSelf = words[base] == .self && (base == 0 || tokens[base - 1].kind != .period)
+                    recordDollar(index, isSelf ? .selfDot(base) : .expressionDot(period))
+                    advance()
+                } else if kind.isWord || at(.integerLiteral) {
+                    advance()
+                    if atLeftAngle && atGenericArgumentsInExpression() { parseGenericArguments() }
+                }
+            case .postfixQuestionMark, .exclamationMark, .postfixOperator:
+                advance()
+            case .leftParen where !atStartOfLine:
+                scanArguments(close: .rightParen)
+            case .leftSquare where !atStartOfLine:
+                scanArguments(close: .rightSquare)
+            case .leftBrace where !afterLiteral && atValidTrailingClosure(flavor):
+                scanClosure()
+                // Labelled trailing closures: `} onDismiss: { … }`.
+                while (kind.isWord || at(.wildcard)) && kind(at: index + 1) == .colon && kind(at: index + 2) == .leftBrace
+                    && word != .default && word != .case {
+                    advance()
+                    advance()
+                    scanClosure()
+                }
+            case .poundKeyword where isPound("#if") && ifConfigStartsWithPeriod():
+                scanPostfixIfConfig(flavor)
+            default:
+                return
+            }
+            afterLiteral = false
+        }
+    }
+
+    private func isLiteralEnd(_ i: Int) -> Bool {
+        switch tokens[i].kind {
+        case .integerLiteral, .floatLiteral, .stringEnd, .regexLiteral: return true
+        default: return false
+        }
+    }
+
+    /// The compiler's test for `{` after an expression (swift-syntax's
+    /// `atValidTrailingClosure`): not an accessor block, not a switch body,
+    /// and in a condition only when the braces are clearly followed by more.
+    private func atValidTrailingClosure(_ flavor: ExpressionFlavor) -> Bool {
+        if atStartOfObserverBlock(index) { return false }
+        if word(at: index + 1) == .case { return false }
+        guard flavor == .condition else { return true }
+        if isAtStartOfLine(index + 1) { return false }
+        let after = skipBalancedFrom(index)
+        guard after > index + 1, kind(at: after - 1) == .rightBrace else { return false }
+        switch kind(at: after) {
+        case .leftBrace, .comma:
+            return true
+        case .keyword where word(at: after) == .where:
+            return true
+        case .leftSquare, .leftParen, .period, .postfixQuestionMark, .infixQuestionMark, .exclamationMark, .colon,
+             .equal, .postfixOperator, .binaryOperator:
+            return !isAtStartOfLine(after)
+        case .keyword where word(at: after) == .is || word(at: after) == .as:
+            return !isAtStartOfLine(after)
+        default:
+            return false
+        }
+    }
+
+    /// `{ willSet`, `{ didSet`, `{ init`, or those after attributes.
+    func atStartOfObserverBlock(_ brace: Int) -> Bool {
+        let next = word(at: brace + 1)
+        if next == .willSet || next == .didSet || next == .`init` { return true }
+        guard kind(at: brace + 1) == .atSign else { return false }
+        var i = brace + 1
+        while kind(at: i) == .atSign { i = skipAttribute(from: i) }
+        let word = word(at: i)
+        return word == .willSet || word == .didSet || word == .`init`
+    }
+
+    /// A `#if` whose first clause continues an expression with `.member`.
+    private func ifConfigStartsWithPeriod() -> Bool {
+        var i = index + 1
+        while i < last && !isAtStartOfLine(i) {
+            i = kind(at: i) == .leftParen ? skipBalancedFrom(i) : i + 1
+        }
+        return kind(at: i) == .period
+    }
+
+    /// `#if os(iOS) .padding() #else .frame() #endif` after an expression.
+    private mutating func scanPostfixIfConfig(_ flavor: ExpressionFlavor) {
+        while isPound("#if") || isPound("#elseif") || isPound("#else") {
+            let hasCondition = !isPound("#else")
+            advance()
+            if hasCondition { _ = skipDirectiveCondition() }
+            scanSuffixes(flavor)
+        }
+        if isPound("#endif") { advance() } else { report("expected '#endif'") }
+    }
+
+    // MARK: Closures
+
+    /// `{ [captures] (params) -> T in items }`, in its own scope.
+    mutating func scanClosure() {
+        let open = index
+        guard enterNesting() else {
+            skipBalanced()
+            return
+        }
+        defer { leaveNesting() }
+        // A closure inside a pattern binds nothing of the pattern's.
+        let savedNames = patternNames
+        let savedBinding = bindingPattern
+        patternNames = nil
+        bindingPattern = false
+        defer {
+            patternNames = savedNames
+            bindingPattern = savedBinding
+        }
+        advance()
+        let scope = pushScope(.closure, at: open)
+        var captureList: TokenSpan?
+        var parameters: [Int] = []
+        var signature: TokenSpan?
+        if let inKeyword = closureSignatureEnd() {
+            let signatureStart = index
+            while at(.atSign) { _ = parseAttribute() }
+            if at(.leftSquare) {
+                let start = index
+                declareCaptures(until: skipBalancedFrom(index))
+                captureList = TokenSpan(start, index)
+            }
+            if at(.leftParen) {
+                let first = scopes[scope].names.count
+                _ = parseParameterClause(.closureParameter)
+                parameters = scopes[scope].names[first...].map(\.token)
+            } else {
+                while index < inKeyword && (kind.isWord || at(.wildcard) || at(.dollarIdentifier)) {
+                    if !at(.wildcard) { declare(index, .closureParameter) }
+                    parameters.append(index)
+                    advance()
+                    if consume(.comma) == nil { break }
+                }
+            }
+            parseEffects()
+            if consume(.arrow) != nil { parseType() }
+            if index != inKeyword {
+                report("unexpected tokens in the closure signature")
+                while index < inKeyword && !atEnd { advance() }
+            }
+            advance()  // `in`
+            signature = TokenSpan(signatureStart, end)
+        }
+        let items = parseItems(.code)
+        var close: Int?
+        if at(.rightBrace) {
+            close = index
+            advance()
+        } else {
+            report("expected '}' to close the closure")
+        }
+        popScope(scope, end: end)
+        closureCollector.append(Closure(
+            kind: .closure, open: open, close: close, captureList: captureList, parameters: parameters,
+            signature: signature, items: items))
+    }
+
+    /// The `in` that ends a closure signature starting here, if there is one.
+    private func closureSignatureEnd() -> Int? {
+        var i = index
+        while kind(at: i) == .atSign { i = skipAttribute(from: i) }
+        if kind(at: i) == .leftSquare { i = skipBalancedFrom(i) }
+        if kind(at: i) == .leftParen {
+            i = skipBalancedFrom(i)
+        } else {
+            while kind(at: i).isWord && words[i] != .in || kind(at: i) == .wildcard || kind(at: i) == .dollarIdentifier {
+                i += 1
+                guard kind(at: i) == .comma else { break }
+                i += 1
+            }
+        }
+        while words[min(i, last)] == .async || words[min(i, last)] == .throws || words[min(i, last)] == .rethrows {
+            i += 1
+            if kind(at: i) == .leftParen && isAttached(i) { i = skipBalancedFrom(i) }
+        }
+        if kind(at: i) == .arrow {
+            // A result type: scan to `in` over type tokens only.
+            i += 1
+            var depth = 0
+            while i < last {
+                switch kind(at: i) {
+                case .leftParen, .leftSquare: depth += 1
+                case .rightParen, .rightSquare: depth -= 1
+                case .leftBrace, .rightBrace, .equal, .semicolon: return nil
+                default: break
+                }
+                if depth < 0 { return nil }
+                if depth == 0 && words[i] == .in { return i }
+                i += 1
+            }
+            return nil
+        }
+        return i <= last && words[i] == .in ? i : nil
+    }
+
+    /// `[weak self, x = y, unowned(unsafe) z]`: declares the captured names.
+    private mutating func declareCaptures(until close: Int) {
+        advance()
+        while index < close - 1 && !atEnd {
+            // The last word before `,`, `=` or `]` of each item is the name.
+            if kind.isWord && (kind(at: index + 1) == .comma || kind(at: index + 1) == .equal || index + 1 == close - 1) {
+                declare(index, .variable)
+            }
+            if at(.equal) {
+                advance()
+                scanExpression(.basic)
+                continue
+            }
+            if at(.leftParen) { skipBalanced(); continue }
+            advance()
+        }
+        advance()  // `]`
+    }
+
+    // MARK: if and switch as expressions
+
+    private mutating func scanStatementExpression() {
+        let start = index
+        let statement = parseStatement()
+        closureCollector.append(Closure(
+            kind: .statementExpression, open: start, close: nil, captureList: nil, parameters: [], signature: nil,
+            items: [.statement(statement)]))
+    }
+}

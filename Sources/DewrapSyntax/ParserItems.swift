@@ -1,0 +1,191 @@
+// Item lists (file, type body, code block), `#if` regions and the decision
+// between a declaration and a statement.
+
+extension ParserState {
+    /// Items until `}`, the end of the file, a `#elseif`/`#else`/`#endif`, or
+    /// (in a switch case) the next case label.
+    mutating func parseItems(_ context: ItemContext) -> [Item] {
+        var items: [Item] = []
+        while !atItemListEnd(context) {
+            let before = (index, split)
+            if let item = parseItem(context) { items.append(item) }
+            if (index, split) == before {
+                report("unexpected '\(tokenText(index))'")
+                advance()
+            }
+        }
+        return items
+    }
+
+    func atItemListEnd(_ context: ItemContext) -> Bool {
+        switch kind {
+        case .endOfFile, .rightBrace:
+            return true
+        case .poundKeyword:
+            if isPound("#if") { return context == .switchCase && ifConfigHoldsCaseLabels() }
+            return isPound("#elseif") || isPound("#else") || isPound("#endif")
+        default:
+            break
+        }
+        guard context == .switchCase else { return false }
+        return at(.case) || at(.default) || (at(.atSign) && word(at: index + 1) == .unknown)
+    }
+
+    func isPound(_ spelling: StaticString) -> Bool { split == 0 && kind == .poundKeyword && hasText(index, spelling) }
+
+    func tokenText(_ i: Int) -> String {
+        String(decoding: text[tokens[i].start..<tokens[i].end], as: UTF8.self)
+    }
+
+    mutating func parseItem(_ context: ItemContext) -> Item? {
+        if consume(.semicolon) != nil { return nil }
+        if isPound("#if") && attributeIfConfigEnd(from: index) == nil { return .ifConfig(parseIfConfig(context)) }
+        if let keyword = declarationKeyword(context) {
+            return parseDeclaration(keyword: keyword, context: context)
+        }
+        if context == .members {
+            // Only declarations belong in a type body: report and resynchronise
+            // at the next line, brace or declaration.
+            report("expected a declaration, found '\(tokenText(index))'")
+            skipToNextLine()
+            return nil
+        }
+        return .statement(parseStatement())
+    }
+
+    /// Skips at least one token, then up to the next line start or brace.
+    mutating func skipToNextLine() {
+        repeat {
+            if at(.leftBrace) || at(.leftParen) || at(.leftSquare) { skipBalanced() } else { advance() }
+        } while !atEnd && !atStartOfLine && !at(.rightBrace)
+    }
+
+    // MARK: Declaration or statement
+
+    /// When attributes and modifiers from here lead to a declaration keyword,
+    /// the index of that keyword.
+    func declarationKeyword(_ context: ItemContext) -> Int? {
+        var i = index
+        guard split == 0 else { return nil }
+        while i < last {
+            if tokens[i].kind == .poundKeyword, hasText(i, "#if"), let after = attributeIfConfigEnd(from: i) {
+                i = after
+                continue
+            }
+            if tokens[i].kind == .atSign {
+                // `@unknown default:` is a case label, not a declaration.
+                if words[i + 1] == .unknown { return nil }
+                i = skipAttribute(from: i)
+                continue
+            }
+            let word = words[i]
+            if isDeclarationKeyword(i) || (word == .case && context == .members) { return i }
+            guard word.isDeclarationModifier else { return nil }
+            i += 1
+            if kind(at: i) == .leftParen && isAttached(i) { i = skipBalancedFrom(i) }
+        }
+        return nil
+    }
+
+    /// When the `#if` at `start` holds nothing but attributes in every
+    /// branch (it conditions the attributes of the next declaration), the
+    /// index after its `#endif`.
+    func attributeIfConfigEnd(from start: Int) -> Int? {
+        var i = start
+        var sawAttribute = false
+        while kind(at: i) == .poundKeyword && (hasText(i, "#if") || hasText(i, "#elseif") || hasText(i, "#else")) {
+            let hasCondition = !hasText(i, "#else")
+            i += 1
+            if hasCondition {
+                while i < last && !isAtStartOfLine(i) {
+                    i = kind(at: i) == .leftParen ? skipBalancedFrom(i) : i + 1
+                }
+            }
+            while kind(at: i) == .atSign {
+                i = skipAttribute(from: i)
+                sawAttribute = true
+            }
+        }
+        guard sawAttribute, kind(at: i) == .poundKeyword, hasText(i, "#endif") else { return nil }
+        return i + 1
+    }
+
+    /// Whether token `i` introduces a declaration by itself.
+    func isDeclarationKeyword(_ i: Int) -> Bool {
+        switch words[i] {
+        case .var, .let, .func, .`init`, .deinit, .subscript, .struct, .enum, .protocol, .extension,
+             .typealias, .associatedtype, .import, .precedencegroup, .operator:
+            // `init` and `self`-like words also start expressions (`init(…)` in a call is rare at
+            // statement start); `let`/`var` are always declarations here.
+            return true
+        case .class:
+            // `class Foo`, not `class func`/`class var` (a modifier).
+            let next = words[i + 1]
+            return !(next.isDeclarationModifier || next == .func || next == .var || next == .let || next == .subscript
+                || next == .typealias || next == .`init`)
+        case .actor, .macro:
+            // Contextual: `actor Name`, `macro name`.
+            return kind(at: i + 1) == .identifier && !isAtStartOfLine(i + 1)
+        default:
+            return false
+        }
+    }
+
+    /// The index after an attribute starting at the `@` at `i`.
+    func skipAttribute(from start: Int) -> Int {
+        var i = start + 1
+        if kind(at: i).isWord { i += 1 }
+        while kind(at: i) == .period && kind(at: i + 1).isWord { i += 2 }
+        if kind(at: i) == .leftParen && isAttached(i) { i = skipBalancedFrom(i) }
+        return i
+    }
+
+    /// From an opening bracket at `i`, the index after its partner (by lookahead).
+    func skipBalancedFrom(_ start: Int) -> Int {
+        var depth = 0
+        var i = start
+        repeat {
+            switch kind(at: i) {
+            case .leftParen, .leftSquare, .leftBrace, .interpolationStart: depth += 1
+            case .rightParen, .rightSquare, .rightBrace, .interpolationEnd: depth -= 1
+            case .endOfFile: return i
+            default: break
+            }
+            i += 1
+        } while depth > 0 && i <= last
+        return i
+    }
+
+    // MARK: #if
+
+    mutating func parseIfConfig(_ context: ItemContext) -> IfConfig {
+        let start = index
+        var clauses: [IfConfigClause] = []
+        while isPound("#if") || isPound("#elseif") || isPound("#else") {
+            let keyword = index
+            let hasCondition = !isPound("#else")
+            advance()
+            var condition: TokenSpan?
+            if hasCondition { condition = skipDirectiveCondition() }
+            let items = parseItems(context)
+            clauses.append(IfConfigClause(keyword: keyword, condition: condition, items: items))
+        }
+        var endif: Int?
+        if isPound("#endif") {
+            endif = index
+            advance()
+        } else {
+            report("expected '#endif'")
+        }
+        return IfConfig(clauses: clauses, endif: endif, span: TokenSpan(start, end))
+    }
+
+    /// A `#if` condition: the rest of its line, brackets balanced.
+    mutating func skipDirectiveCondition() -> TokenSpan {
+        let start = index
+        while !atEnd && !(atStartOfLine && index > start) {
+            if at(.leftParen) { skipBalanced() } else { advance() }
+        }
+        return TokenSpan(start, index)
+    }
+}

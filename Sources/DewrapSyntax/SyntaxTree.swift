@@ -1,0 +1,266 @@
+// The declaration structure of a Swift file: what lowering needs, exactly, and
+// nothing more. Positions are token indices into `SourceTree.tokens`; an
+// expression is a `TokenSpan`, not a tree.
+
+/// Tokens `lower..<upper` (indices into `SourceTree.tokens`).
+public struct TokenSpan: Equatable, Sendable {
+    public var lower: Int
+    public var upper: Int
+
+    public init(_ lower: Int, _ upper: Int) {
+        self.lower = lower
+        self.upper = upper
+    }
+
+    public var isEmpty: Bool { lower >= upper }
+    public func contains(_ token: Int) -> Bool { token >= lower && token < upper }
+}
+
+/// `@Name`, `@Module.Name<T>`, with its parenthesized arguments if any.
+public struct Attribute: Sendable {
+    /// The `@` token.
+    public var atSign: Int
+    /// The name tokens: `State`, `SwiftUI.State`, `State<Int>`.
+    public var name: TokenSpan
+    /// `(…)` including the parentheses.
+    public var arguments: TokenSpan?
+}
+
+/// `public`, `static`, `private(set)`, `nonisolated(unsafe)`, …
+public struct Modifier: Sendable {
+    public var keyword: Int
+    /// `(set)` including the parentheses.
+    public var detail: TokenSpan?
+}
+
+/// Attributes and modifiers in front of a declaration.
+public struct DeclarationPrefix: Sendable {
+    public var attributes: [Attribute] = []
+    public var modifiers: [Modifier] = []
+    /// First token of the prefix (or of the keyword when there is none).
+    public var start: Int
+}
+
+/// `{ … }` holding items. `close` is nil when the file ended first.
+public struct Block: Sendable {
+    public var open: Int
+    public var close: Int?
+    public var items: [Item]
+}
+
+/// One entry of a file, a type body or a code block.
+public enum Item: Sendable {
+    case type(TypeDecl)
+    case variable(VariableDecl)
+    case function(FunctionDecl)
+    case ifConfig(IfConfig)
+    case statement(Statement)
+    case other(OtherDecl)
+}
+
+public enum TypeKind: String, Sendable {
+    case `struct`, `class`, actor, `enum`, `protocol`, `extension`
+}
+
+/// `struct`, `class`, `actor`, `enum`, `protocol` or `extension`.
+public struct TypeDecl: Sendable {
+    public var kind: TypeKind
+    public var prefix: DeclarationPrefix
+    public var keyword: Int
+    /// The declared name, or for an extension the extended type.
+    public var name: TokenSpan
+    /// `<…>` including the angle brackets.
+    public var genericParameters: TokenSpan?
+    public var inheritance: [TokenSpan]
+    /// From `where` to the end of its last requirement.
+    public var whereClause: TokenSpan?
+    public var body: Block?
+    public var span: TokenSpan
+}
+
+/// `let` or `var` with one or more pattern bindings.
+public struct VariableDecl: Sendable {
+    public var prefix: DeclarationPrefix
+    /// The `let` or `var` token.
+    public var keyword: Int
+    public var bindings: [PatternBinding]
+    public var span: TokenSpan
+}
+
+/// `a: Int = 1 { didSet { … } }`, one binding of a variable declaration.
+public struct PatternBinding: Sendable {
+    public var pattern: TokenSpan
+    /// The name token when the pattern is a single identifier.
+    public var name: Int?
+    /// The type after `:`.
+    public var type: TokenSpan?
+    /// The expression after `=`.
+    public var initializer: TokenSpan?
+    /// Closures in the initializer expression.
+    public var closures: [Closure]
+    public var accessors: AccessorBlock?
+}
+
+/// `{ get set }`, `{ willSet { } didSet { } }` or an implicit getter `{ return x }`.
+public struct AccessorBlock: Sendable {
+    public enum Content: Sendable {
+        case getter([Item])
+        case accessors([Accessor])
+    }
+
+    public var open: Int
+    public var close: Int?
+    public var content: Content
+}
+
+/// `get`, `nonmutating set(v) { … }`, `_modify`, `willSet`, `didSet`, …
+public struct Accessor: Sendable {
+    public var attributes: [Attribute]
+    /// `mutating`, `nonmutating`, `__consuming`, …
+    public var modifier: Int?
+    public var keyword: Int
+    /// `(name)` including the parentheses.
+    public var parameter: TokenSpan?
+    /// `async`, `throws(E)` and the like.
+    public var effects: TokenSpan?
+    public var body: Block?
+}
+
+public enum FunctionKind: String, Sendable {
+    case function = "func", initializer = "init", deinitializer = "deinit", `subscript`
+}
+
+/// `func`, `init`, `deinit` or `subscript`.
+public struct FunctionDecl: Sendable {
+    public var kind: FunctionKind
+    public var prefix: DeclarationPrefix
+    public var keyword: Int
+    /// The function's name or operator; for `init?`/`init!` the `?` or `!`.
+    public var name: Int?
+    public var genericParameters: TokenSpan?
+    /// `(…)` including the parentheses; nil for `deinit`.
+    public var parameterClause: TokenSpan?
+    public var parameters: [Parameter]
+    /// `async`, `throws`, `rethrows`, `throws(E)`.
+    public var effects: TokenSpan?
+    /// The type after `->`.
+    public var returnType: TokenSpan?
+    public var whereClause: TokenSpan?
+    /// The body of a `func`, `init` or `deinit`.
+    public var body: Block?
+    /// The accessors of a `subscript`.
+    public var accessors: AccessorBlock?
+    /// Closures in default values and attribute arguments.
+    public var closures: [Closure]
+    public var span: TokenSpan
+}
+
+/// `@Binding x: Bool = .constant(true)`, `_ y: Int...`, `inout z: T`.
+public struct Parameter: Sendable {
+    public var attributes: [Attribute]
+    /// The argument label (or `_`).
+    public var firstName: Int?
+    /// The parameter name when it differs from the label.
+    public var secondName: Int?
+    public var type: TokenSpan?
+    public var defaultValue: TokenSpan?
+    public var span: TokenSpan
+}
+
+/// `#if` … `#endif`, each branch with its condition and items.
+public struct IfConfig: Sendable {
+    public var clauses: [IfConfigClause]
+    public var endif: Int?
+    public var span: TokenSpan
+}
+
+public struct IfConfigClause: Sendable {
+    /// `#if`, `#elseif` or `#else`.
+    public var keyword: Int
+    public var condition: TokenSpan?
+    public var items: [Item]
+}
+
+public enum OtherDeclKind: String, Sendable {
+    case `import`, `typealias`, `associatedtype`, enumCase = "case", `operator`, `precedencegroup`, macro
+}
+
+/// Declarations lowering does not look into.
+public struct OtherDecl: Sendable {
+    public var kind: OtherDeclKind
+    public var prefix: DeclarationPrefix
+    public var keyword: Int
+    /// The declared names (the cases of `case a, b(Int)`).
+    public var names: [Int]
+    public var closures: [Closure]
+    public var span: TokenSpan
+}
+
+public enum StatementKind: String, Sendable {
+    case expression, `if`, `guard`, `for`, `while`, `repeat`, `switch`, `do`, `defer`
+    case `return`, `throw`, `break`, `continue`, `fallthrough`
+}
+
+/// A statement: its span, the blocks it owns and the closures in its expressions.
+public struct Statement: Sendable {
+    public var kind: StatementKind
+    /// `name:` before a loop or `if`/`switch`/`do`.
+    public var label: Int?
+    public var span: TokenSpan
+    /// Conditions of `if`/`guard`/`while`, the sequence of `for`, the subject of `switch`.
+    public var conditions: [TokenSpan]
+    /// In source order: `then` and `else` bodies, loop body, `do` and `catch` bodies.
+    public var blocks: [Block]
+    /// The `case`/`default` sections of a `switch`.
+    public var cases: [SwitchCase]
+    /// An `else if` chained to an `if`.
+    public var elseIf: [Statement]
+    public var closures: [Closure]
+}
+
+/// `case .a(let x), .b where x > 0:` and its statements, or `default:`.
+public struct SwitchCase: Sendable {
+    /// From `case`/`default` (or `@unknown`) to the `:`.
+    public var label: TokenSpan
+    public var items: [Item]
+    public var closures: [Closure]
+}
+
+/// `{ [weak self] (a: Int) -> Int in … }`. An `if` or `switch` used as an
+/// expression is kept here too, as a single statement item.
+public struct Closure: Sendable {
+    public enum Kind: String, Sendable {
+        case closure
+        /// `let x = if c { a } else { b }`; `items` holds the statement.
+        case statementExpression
+    }
+
+    public var kind: Kind
+    public var open: Int
+    public var close: Int?
+    /// `[…]` including the brackets.
+    public var captureList: TokenSpan?
+    /// Parameter names (`a`, `$item`, `_`).
+    public var parameters: [Int]
+    /// From the first token after `{` (or the capture list) to `in`, inclusive.
+    public var signature: TokenSpan?
+    public var items: [Item]
+}
+
+/// What stands before a `$name` reference.
+public enum DollarQualifier: Equatable, Sendable {
+    /// `$x`
+    case none
+    /// `self.$x`: the `self` token.
+    case selfDot(Int)
+    /// `expr.$x` (also `a.self.$x`): the `.` token.
+    case expressionDot(Int)
+    /// `\Type.$x` or `\.$x`: the `\` token and the root type, if written.
+    case keyPath(Int, root: TokenSpan?)
+}
+
+/// A `$name` token (never `$0`) and its qualifier.
+public struct DollarReference: Sendable {
+    public var token: Int
+    public var qualifier: DollarQualifier
+}
