@@ -66,13 +66,22 @@ extension ParserState {
         if atLeftAngle && isAttached(index) { parseGenericArguments() }
         let name = TokenSpan(nameStart, end)
         var arguments: TokenSpan?
-        if at(.leftParen) && isAttached(index) {
+        if at(.leftParen) && isAttached(index) && !takesNoArguments(name) {
             // Arguments have their own grammar (`visibility: internal`, `iOS 15, *`): kept as tokens.
             let open = index
             skipBalanced()
             arguments = TokenSpan(open, index)
         }
         return Attribute(atSign: atSign, name: name, arguments: arguments)
+    }
+
+    /// `@escaping`, `@autoclosure`, `@Sendable`: a `(` right after them is a function type.
+    func takesNoArguments(_ name: TokenSpan) -> Bool {
+        guard name.upper == name.lower + 1 else { return false }
+        switch words[name.lower] {
+        case .autoclosure, .escaping, .Sendable, .noescape: return true
+        default: return false
+        }
     }
 
     // MARK: Types

@@ -38,6 +38,12 @@ extension ParserState {
                 advance()
                 if at(.postfixQuestionMark) || at(.exclamationMark) { advance() }
                 parseType()
+            case .keyword where word == .throws || word == .rethrows:
+                // A function type written as an expression: `(() throws -> Void).self`.
+                guard startsFunctionTypeTail() else { return }
+                parseEffects()
+            case .identifier where word == .async && startsFunctionTypeTail():
+                parseEffects()
             default:
                 return
             }
@@ -107,6 +113,7 @@ extension ParserState {
                 patternNames?.append(index)
             }
             advance()
+            skipModuleSelector()
             if atLeftAngle && atGenericArgumentsInExpression() { parseGenericArguments() }
         case .keyword:
             switch word {
@@ -161,6 +168,14 @@ extension ParserState {
             return false
         }
         return true
+    }
+
+    /// `Swift::reduce`: after a module name, the name it selects.
+    private mutating func skipModuleSelector() {
+        while at(.colonColon) && kind(at: index + 1).isWord {
+            advance()
+            advance()
+        }
     }
 
     /// `$name` (never `$0`) with its qualifier.
@@ -276,6 +291,7 @@ extension ParserState {
                     advance()
                 } else if kind.isWord || at(.integerLiteral) {
                     advance()
+                    skipModuleSelector()
                     if atLeftAngle && atGenericArgumentsInExpression() { parseGenericArguments() }
                 }
             case .postfixQuestionMark, .exclamationMark, .postfixOperator:

@@ -38,7 +38,11 @@ extension ParserState {
     }
 
     mutating func parseItem(_ context: ItemContext) -> Item? {
-        if consume(.semicolon) != nil { return nil }
+        if consume(.semicolon) != nil || consume(.shebang) != nil { return nil }
+        if at(.pound) {
+            // A freestanding macro (`#warning("…")`, `#Preview { … }`) also stands among members.
+            return .statement(parseStatement())
+        }
         if isPound("#if") && attributeIfConfigEnd(from: index) == nil { return .ifConfig(parseIfConfig(context)) }
         if let keyword = declarationKeyword(context) {
             return parseDeclaration(keyword: keyword, context: context)
@@ -93,7 +97,7 @@ extension ParserState {
     func attributeIfConfigEnd(from start: Int) -> Int? {
         var i = start
         var sawAttribute = false
-        while kind(at: i) == .poundKeyword && (hasText(i, "#if") || hasText(i, "#elseif") || hasText(i, "#else")) {
+        while kind(at: i) == .poundKeyword && (i == start && hasText(i, "#if") || hasText(i, "#elseif") || hasText(i, "#else")) {
             let hasCondition = !hasText(i, "#else")
             i += 1
             if hasCondition {
@@ -136,7 +140,39 @@ extension ParserState {
         var i = start + 1
         if kind(at: i).isWord { i += 1 }
         while kind(at: i) == .period && kind(at: i + 1).isWord { i += 2 }
-        if kind(at: i) == .leftParen && isAttached(i) { i = skipBalancedFrom(i) }
+        if i <= last && isAttached(i) && startsWithLeftAngle(i) { i = skipAngleBrackets(from: i) }
+        if kind(at: i) == .leftParen && isAttached(i) && !takesNoArguments(TokenSpan(start + 1, i)) {
+            i = skipBalancedFrom(i)
+        }
+        return i
+    }
+
+    func startsWithLeftAngle(_ i: Int) -> Bool {
+        switch kind(at: i) {
+        case .binaryOperator, .prefixOperator, .postfixOperator: return text[tokens[i].start] == UInt8(ascii: "<")
+        default: return false
+        }
+    }
+
+    /// From a token starting with `<`, the index after the `>` that closes
+    /// it, counting angle brackets inside operator tokens (`>>`, `>?`).
+    func skipAngleBrackets(from start: Int) -> Int {
+        var depth = 0
+        var i = start
+        while i < last {
+            switch tokens[i].kind {
+            case .binaryOperator, .prefixOperator, .postfixOperator:
+                for k in tokens[i].start..<tokens[i].end {
+                    if text[k] == UInt8(ascii: "<") { depth += 1 } else if text[k] == UInt8(ascii: ">") { depth -= 1 }
+                }
+            case .leftBrace, .rightBrace, .semicolon:
+                return i
+            default:
+                break
+            }
+            i += 1
+            if depth <= 0 { return i }
+        }
         return i
     }
 

@@ -12,7 +12,12 @@ extension ParserState {
         }
         defer { leaveNesting() }
         while at(.atSign) || word.isTypeSpecifier && startsType(index + 1) {
-            if at(.atSign) { _ = parseAttribute() } else { advance() }
+            if at(.atSign) {
+                _ = parseAttribute()
+            } else {
+                advance()
+                if words[index - 1] == .nonisolated && at(.leftParen) && isAttached(index) { skipBalanced() }  // `nonisolated(nonsending)`
+            }
         }
         if isOperator(index, "~") && split == 0 { advance() }
         guard parsePrimaryType() else {
@@ -130,7 +135,7 @@ extension ParserState {
     }
 
     /// After a type: `async`/`throws` leading to `->`, or `->` itself.
-    private func startsFunctionTypeTail() -> Bool {
+    func startsFunctionTypeTail() -> Bool {
         if at(.arrow) { return true }
         var i = index
         guard split == 0 else { return false }

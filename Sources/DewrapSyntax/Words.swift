@@ -18,6 +18,8 @@ enum Word: UInt8, CaseIterable {
     case get, set, willSet, didSet, _modify, _read, modify, read, unsafeAddress, unsafeMutableAddress
     case addressWithOwner, addressWithNativeOwner, mutableAddressWithOwner, mutableAddressWithNativeOwner
     case borrow, mutate, yield, discard, then
+    // Type attributes that never take arguments: a `(` after them opens a function type.
+    case autoclosure, escaping, Sendable, noescape
 
     var spelling: String {
         String(describing: self)
