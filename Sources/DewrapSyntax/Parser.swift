@@ -6,6 +6,8 @@ public struct SourceTree: Sendable {
     public var tokens: [Token]
     public var items: [Item]
     public var dollarReferences: [DollarReference]
+    /// `<…>` in expressions that the parser read as generic arguments (not `<` and `>` operators).
+    public var expressionGenericArguments: [TokenSpan]
     /// Pre-order: a scope comes before the scopes inside it; `scopes[0]` is the file.
     public var scopes: [Scope]
     /// Problems the lexer found.
@@ -25,12 +27,13 @@ public enum Parser {
         bytes.withUnsafeBufferPointer { text in
             let lexed = Lexer.lex(text)
             guard !lexed.tokens.isEmpty else {
-                return SourceTree(tokens: [], items: [], dollarReferences: [], scopes: [], lexerDiagnostics: lexed.diagnostics, diagnostics: [])
+                return SourceTree(tokens: [], items: [], dollarReferences: [], expressionGenericArguments: [], scopes: [], lexerDiagnostics: lexed.diagnostics, diagnostics: [])
             }
             var state = ParserState(text: text, tokens: lexed.tokens)
             let items = state.parseFile()
             return SourceTree(
                 tokens: lexed.tokens, items: items, dollarReferences: state.dollarReferences,
+                expressionGenericArguments: state.expressionGenericArguments,
                 scopes: state.scopes, lexerDiagnostics: lexed.diagnostics, diagnostics: state.diagnostics)
         }
     }
@@ -63,6 +66,7 @@ struct ParserState {
     var nesting = 0
     var diagnostics: [Diagnostic] = []
     var dollarReferences: [DollarReference] = []
+    var expressionGenericArguments: [TokenSpan] = []
     var scopes: [Scope] = []
     var scopeStack: [Int] = []
     /// Closures met while parsing the expressions of the innermost item.

@@ -73,7 +73,7 @@ extension ParserState {
                 parseType()
                 return true
             case .identifier where (word == .await || word == .unsafe || word == .consume || word == .copy
-                                    || word == .each || word == .discard)
+                                    || word == .each || word == .discard || word == .yield)
                 && startsOperandOnSameLine(index + 1):
                 advance()
                 continue
@@ -114,14 +114,14 @@ extension ParserState {
             }
             advance()
             skipModuleSelector()
-            if atLeftAngle && atGenericArgumentsInExpression() { parseGenericArguments() }
+            if atLeftAngle && atGenericArgumentsInExpression() { parseExpressionGenericArguments() }
         case .keyword:
             switch word {
             case .if, .switch, .do:
                 scanStatementExpression()
             case .self, .Self, .super, .true, .false, .nil, .`init`, .Any:
                 advance()
-                if atLeftAngle && atGenericArgumentsInExpression() { parseGenericArguments() }
+                if atLeftAngle && atGenericArgumentsInExpression() { parseExpressionGenericArguments() }
             default:
                 return false
             }
@@ -144,7 +144,7 @@ extension ParserState {
             // An implicit member: `.primary`, `.init(…)`.
             advance()
             if kind.isWord || at(.integerLiteral) { advance() }
-            if atLeftAngle && atGenericArgumentsInExpression() { parseGenericArguments() }
+            if atLeftAngle && atGenericArgumentsInExpression() { parseExpressionGenericArguments() }
         case .pound:
             // A macro expansion: `#selector(…)`, `#Preview { … }`, `#file`.
             advance()
@@ -168,6 +168,14 @@ extension ParserState {
             return false
         }
         return true
+    }
+
+    /// Generic arguments in an expression (`Array<Int>()`), recorded so that
+    /// the choice between generics and `<` comparisons can be seen.
+    private mutating func parseExpressionGenericArguments() {
+        let start = index
+        parseGenericArguments()
+        expressionGenericArguments.append(TokenSpan(start, end))
     }
 
     /// `Swift::reduce`: after a module name, the name it selects.
@@ -292,7 +300,7 @@ extension ParserState {
                 } else if kind.isWord || at(.integerLiteral) {
                     advance()
                     skipModuleSelector()
-                    if atLeftAngle && atGenericArgumentsInExpression() { parseGenericArguments() }
+                    if atLeftAngle && atGenericArgumentsInExpression() { parseExpressionGenericArguments() }
                 }
             case .postfixQuestionMark, .exclamationMark, .postfixOperator:
                 advance()

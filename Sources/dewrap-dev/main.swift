@@ -2,6 +2,7 @@
 //   dewrap-dev roundtrip PATH…        lossless lexing and identity lowering over a corpus
 //   dewrap-dev bench-lexer [--runs N] PATH…   lexer throughput in MB/s (use a release build)
 //   dewrap-dev parse PATH…            parser diagnostics (none on code that compiles) and throughput
+//   dewrap-dev attributes PATH…       attributed `var`s per attribute name: parser vs. a token scan
 // PATH is a .swift file or a folder searched recursively for them.
 import Foundation
 
@@ -22,6 +23,8 @@ case "roundtrip":
     exit(roundTrip(files) ? 0 : 1)
 case "parse":
     exit(parseCheck(files, showLimit: Int(ProcessInfo.processInfo.environment["SHOW"] ?? "") ?? 40) ? 0 : 1)
+case "attributes":
+    exit(attributeCount(files) ? 0 : 1)
 case "bench-lexer":
     benchLexer(files, runs: runs)
 default:

@@ -3,6 +3,7 @@ struct Invocation: Equatable {
     enum Action: Equatable {
         case lower
         case emitTokens
+        case emitTree
         case help
         case version
     }
@@ -20,6 +21,17 @@ struct Invocation: Equatable {
     /// Paths as given; `-` is standard input. Never empty after parsing.
     var inputs: [String] = []
     var destination: Destination = .standardOutput
+}
+
+extension Invocation.Action {
+    /// The option that selects a dump instead of lowering.
+    var flag: String? {
+        switch self {
+        case .emitTokens: return "--emit-tokens"
+        case .emitTree: return "--emit-tree"
+        default: return nil
+        }
+    }
 }
 
 /// A mistake in the command line itself (exit status 64).
@@ -45,6 +57,10 @@ let usageText = """
       --emit-tokens       Print the tokens of one input instead of lowering it:
                           one line per token, 'OFFSET<TAB>KIND<TAB>TEXT', with \\, tab,
                           LF and CR in TEXT escaped as \\\\, \\t, \\n, \\r.
+      --emit-tree         Print the parsed structure of one input instead of lowering
+                          it: declarations, statements, closures, scopes and $
+                          references, one line each. Parse errors are reported
+                          and give exit status 1; the tree is printed anyway.
       -h, --help          Show this help.
       --version           Show the version.
       --                  Treat every later argument as a FILE.
@@ -91,6 +107,8 @@ func parseArguments(_ arguments: [String]) throws(UsageError) -> Invocation {
                 inPlace = true
             case "--emit-tokens":
                 invocation.action = .emitTokens
+            case "--emit-tree":
+                invocation.action = .emitTree
             case "-o", "--output":
                 guard outputPath == nil else { throw UsageError(message: "option '-o' is given more than once") }
                 outputPath = try value(for: argument)
@@ -122,8 +140,8 @@ func parseArguments(_ arguments: [String]) throws(UsageError) -> Invocation {
     case (.some, true):
         throw UsageError(message: "'-o' and '--in-place' cannot be used together")
     case (nil, true):
-        if invocation.action == .emitTokens {
-            throw UsageError(message: "'--emit-tokens' cannot be used with '--in-place'")
+        if let flag = invocation.action.flag {
+            throw UsageError(message: "'\(flag)' cannot be used with '--in-place'")
         }
         if invocation.inputs.contains("-") {
             throw UsageError(message: "'--in-place' needs files, not standard input")
@@ -135,8 +153,8 @@ func parseArguments(_ arguments: [String]) throws(UsageError) -> Invocation {
         invocation.destination = .standardOutput
     }
 
-    if invocation.action == .emitTokens && invocation.inputs.count > 1 {
-        throw UsageError(message: "'--emit-tokens' takes one input")
+    if let flag = invocation.action.flag, invocation.inputs.count > 1 {
+        throw UsageError(message: "'\(flag)' takes one input")
     }
     if invocation.inputs.count > 1 {
         if invocation.destination == .standardOutput {

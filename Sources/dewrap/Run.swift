@@ -37,11 +37,24 @@ private func perform(_ job: Job, action: Invocation.Action) -> Bool {
 
     let result: [UInt8]
     let diagnostics: [Diagnostic]
-    if action == .emitTokens {
+    switch action {
+    case .emitTokens:
         let lexed = Lexer.lex(source)
         result = tokenDump(source, tokens: lexed.tokens)
         diagnostics = lexed.diagnostics.map { Diagnostic(.warning, at: $0.offset, $0.message) }
-    } else {
+    case .emitTree:
+        // A report: written even when the parser found errors.
+        let tree = Parser.parse(source)
+        let warnings = tree.lexerDiagnostics.map { Diagnostic(.warning, at: $0.offset, $0.message) }
+        writeStandardError(formatDiagnostics(warnings + tree.diagnostics, source: source, path: job.displayName))
+        do throws(FileError) {
+            try write(Array(tree.dump(source: source).utf8), for: job, source: source)
+        } catch {
+            writeStandardError("dewrap: error: \(error.message)\n")
+            return false
+        }
+        return tree.diagnostics.isEmpty
+    default:
         let lowered = lower(source, fileName: job.displayName)
         result = lowered.output
         diagnostics = lowered.diagnostics
@@ -50,17 +63,21 @@ private func perform(_ job: Job, action: Invocation.Action) -> Bool {
     if diagnostics.contains(where: { $0.severity == .error }) { return false }
 
     do throws(FileError) {
-        switch job.output {
-        case .standardOutput:
-            try writeStandardOutput(result)
-        case .file(let path):
-            try writeAtomically(result, to: path)
-        case .inPlace:
-            if result != source { try writeAtomically(result, to: job.input) }
-        }
+        try write(result, for: job, source: source)
     } catch {
         writeStandardError("dewrap: error: \(error.message)\n")
         return false
     }
     return true
+}
+
+private func write(_ result: [UInt8], for job: Job, source: [UInt8]) throws(FileError) {
+    switch job.output {
+    case .standardOutput:
+        try writeStandardOutput(result)
+    case .file(let path):
+        try writeAtomically(result, to: path)
+    case .inPlace:
+        if result != source { try writeAtomically(result, to: job.input) }
+    }
 }

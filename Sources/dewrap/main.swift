@@ -17,7 +17,7 @@ func main() -> ExitStatus {
         case .version:
             writeStandardOutputIgnoringFailure("dewrap \(version)\n")
             return .success
-        case .lower, .emitTokens:
+        case .lower, .emitTokens, .emitTree:
             let jobs = try plan(invocation)
             if case .path(let folder) = invocation.destination, invocation.inputs.count > 1 {
                 do { try makeFolder(folder) } catch {

@@ -79,3 +79,65 @@ struct LosslessCheckTests {
         #expect(lexed.losslessProblem(in: bytes) == "diagnostic outside the input at \(bytes.count + 1)")
     }
 }
+
+/// The parser on hostile input: it ends, reports, and never overflows the stack.
+struct ParserRobustnessTests {
+    @Test func deepNestingIsReportedNotFatal() {
+        for opener in ["(", "[", "{", "a = { ", "if x { ", "f(g: ", "\"\\("] {
+            let source = Array(String(repeating: opener, count: 5_000).utf8)
+            let tree = Parser.parse(source)
+            #expect(tree.diagnostics.contains { $0.message.hasPrefix("nesting is deeper than") }, "\(opener)")
+        }
+    }
+
+    @Test func randomBytesParseWithoutTrapping() {
+        var random = SplitMix64(seed: 0x5EED)
+        let pieces = ["{", "}", "(", ")", "[", "]", "<", ">", "var", "let", "@State", "func", "struct", "if", "else",
+                      "case", "switch", "#if", "#endif", "$x", "\\.", "in", ",", ":", "=", "\n", " ", "\"", "\\(", "?", "."]
+        for _ in 0..<3_000 {
+            var text = ""
+            for _ in 0..<Int(random.next() % 40) { text += pieces[Int(random.next() % UInt64(pieces.count))] + " " }
+            let bytes = Array(text.utf8)
+            let tree = Parser.parse(bytes)
+            #expect(tree.diagnostics.allSatisfy { $0.offset >= 0 && $0.offset <= bytes.count })
+        }
+    }
+
+    @Test func unbalancedInputResynchronises() {
+        let source = Array("struct A {\n    ) stray\n    var kept = 1\n}\nstruct B {}\n".utf8)
+        let tree = Parser.parse(source)
+        #expect(tree.diagnostics.count == 1)
+        var names: [String] = []
+        tree.forEachItem { item in
+            if case .type(let type) = item { names.append(tree.text(of: type.name.lower, in: source)) }
+            if case .variable(let variable) = item { names.append(tree.text(of: variable.bindings[0].pattern.lower, in: source)) }
+        }
+        #expect(names == ["A", "kept", "B"])
+    }
+}
+
+/// Scopes answer "what does this name mean here" for shadowing.
+struct ScopeTests {
+    @Test func visibleNamesFollowShadowing() {
+        let source = Array("""
+            struct S {
+                var x = 0
+                func f(x: Int) {
+                    let y = x
+                    [1].map { y in print(y, x) }
+                }
+            }
+            """.utf8)
+        let tree = Parser.parse(source)
+        #expect(tree.diagnostics.isEmpty)
+        func names(atLast word: String) -> [String] {
+            let index = tree.tokens.indices.last { tree.text(of: $0, in: source) == word }!
+            return tree.visibleNames(at: index).map { tree.text(of: $0.token, in: source) + ":" + $0.kind.rawValue }
+        }
+        // Inside the closure: its parameter y, then the local y, the parameter x, the member x.
+        #expect(names(atLast: "print") == ["y:closureParameter", "y:variable", "x:parameter", "x:variable", "f:function", "S:type"])
+        // A local is not visible in its own initializer.
+        let firstX = tree.tokens.indices.first { tree.text(of: $0, in: source) == "x" && $0 > 12 && tree.text(of: $0 - 1, in: source) == "=" }!
+        #expect(!tree.visibleNames(at: firstX).contains { tree.text(of: $0.token, in: source) == "y" })
+    }
+}

@@ -1,0 +1,61 @@
+extension SourceTree {
+    /// Calls `visit` for every item in the file, at any depth: members,
+    /// bodies, accessors, `#if` branches, switch cases and closures, in
+    /// source order. Depth is bounded by the parser's nesting limit.
+    public func forEachItem(_ visit: (Item) -> Void) {
+        walk(items, visit)
+    }
+}
+
+private func walk(_ items: [Item], _ visit: (Item) -> Void) {
+    for item in items {
+        visit(item)
+        switch item {
+        case .type(let type):
+            if let body = type.body { walk(body.items, visit) }
+        case .variable(let variable):
+            for binding in variable.bindings {
+                walk(binding.closures, visit)
+                if let accessors = binding.accessors { walk(accessors, visit) }
+            }
+        case .function(let function):
+            walk(function.closures, visit)
+            if let body = function.body { walk(body.items, visit) }
+            if let accessors = function.accessors { walk(accessors, visit) }
+        case .ifConfig(let ifConfig):
+            for clause in ifConfig.clauses { walk(clause.items, visit) }
+        case .statement(let statement):
+            walk(statement, visit)
+        case .other(let other):
+            walk(other.closures, visit)
+        }
+    }
+}
+
+private func walk(_ statement: Statement, _ visit: (Item) -> Void) {
+    walk(statement.closures, visit)
+    for block in statement.blocks { walk(block.items, visit) }
+    for switchCase in statement.cases {
+        walk(switchCase.closures, visit)
+        walk(switchCase.items, visit)
+    }
+    for elseIf in statement.elseIf {
+        visit(.statement(elseIf))
+        walk(elseIf, visit)
+    }
+}
+
+private func walk(_ closures: [Closure], _ visit: (Item) -> Void) {
+    for closure in closures { walk(closure.items, visit) }
+}
+
+private func walk(_ block: AccessorBlock, _ visit: (Item) -> Void) {
+    switch block.content {
+    case .getter(let items):
+        walk(items, visit)
+    case .accessors(let accessors):
+        for accessor in accessors {
+            if let body = accessor.body { walk(body.items, visit) }
+        }
+    }
+}
