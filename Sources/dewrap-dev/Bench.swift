@@ -1,22 +1,26 @@
 import DewrapSyntax
 import Foundation
 
-/// Lexes all files `runs` times and prints the median throughput.
+/// Lexes, then lexes and parses, all files `runs` times each; prints the
+/// median throughput of both.
 func benchLexer(_ files: [String], runs: Int) {
     let inputs = files.map(readBytes)
     let totalBytes = inputs.reduce(0) { $0 + $1.count }
-    var seconds: [Double] = []
-    var tokenCount = 0
-    for _ in 0..<max(runs, 1) {
-        let start = DispatchTime.now().uptimeNanoseconds
-        tokenCount = 0
-        for input in inputs {
-            tokenCount &+= Lexer.lex(input).tokens.count
+    func median(_ work: ([UInt8]) -> Int) -> (seconds: Double, count: Int) {
+        var seconds: [Double] = []
+        var count = 0
+        for _ in 0..<max(runs, 1) {
+            let start = DispatchTime.now().uptimeNanoseconds
+            count = 0
+            for input in inputs { count &+= work(input) }
+            seconds.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
         }
-        seconds.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        return (seconds.sorted()[seconds.count / 2], count)
     }
-    seconds.sort()
-    let median = seconds[seconds.count / 2]
-    let rate = Double(totalBytes) / 1_000_000 / median
-    print("lexer: \(files.count) files, \(megabytes(totalBytes)) MB, \(tokenCount) tokens, median of \(seconds.count) runs \(String(format: "%.3f", median)) s, \(String(format: "%.0f", rate)) MB/s")
+    func report(_ what: String, _ result: (seconds: Double, count: Int), _ unit: String) {
+        let rate = Double(totalBytes) / 1_000_000 / result.seconds
+        print("\(what): \(files.count) files, \(megabytes(totalBytes)) MB, \(result.count) \(unit), median of \(max(runs, 1)) runs \(String(format: "%.3f", result.seconds)) s, \(String(format: "%.0f", rate)) MB/s")
+    }
+    report("lexer", median { Lexer.lex($0).tokens.count }, "tokens")
+    report("lexer+parser", median { Parser.parse($0).scopes.count }, "scopes")
 }

@@ -53,6 +53,16 @@ import Testing
             """)
     }
 
+    @Test func emitsTheTreeAndFailsOnParseErrors() throws {
+        let good = try runDewrap(["--emit-tree"], stdin: Array("@State var x = 1\n".utf8))
+        #expect(good.status == 0)
+        #expect(good.stdoutText.hasPrefix("file\n  var 1:8 @State\n    binding «x» init=«1»\n"))
+        let bad = try runDewrap(["--emit-tree", "-"], stdin: Array("struct A {\n  )\n}\n".utf8))
+        #expect(bad.status == 1)
+        #expect(bad.stderr == "<stdin>:2:3: error: expected a declaration, found ')'\n")
+        #expect(bad.stdoutText.contains("error 2:3 expected a declaration, found ')'"))
+    }
+
     @Test func helpAndVersionSucceed() throws {
         let help = try runDewrap(["--help"])
         #expect(help.status == 0)
