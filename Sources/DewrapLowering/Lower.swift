@@ -2,7 +2,12 @@ import DewrapSyntax
 
 /// Settings for one call of `lower`.
 public struct LoweringOptions: Sendable {
-    public init() {}
+    /// Warnings become errors (`--strict`).
+    public var strict: Bool
+
+    public init(strict: Bool = false) {
+        self.strict = strict
+    }
 }
 
 /// What `lower` produces: the new bytes and what it has to say about the input.
@@ -14,14 +19,234 @@ public struct LoweringResult: Sendable {
 /// The whole product: Swift source with property wrappers in, the explicit
 /// Swift the compiler synthesizes out. Pure: no I/O, no globals.
 ///
-/// For now lowering is the identity; lexical problems are reported as
-/// warnings, because dewrap copies code it does not rewrite unchanged and
-/// leaves judging its validity to the compiler.
+/// Member properties wrapped with `@State` or `@Binding` are lowered (SPEC
+/// Decisions 1–5); everything else is copied byte for byte. Lexical and
+/// parse problems are warnings, and a type with one inside is left alone.
 public func lower(_ source: [UInt8], fileName: String, options: LoweringOptions = LoweringOptions()) -> LoweringResult {
-    let lexed = Lexer.lex(source)
+    let tree = Parser.parse(source)
     guard source.count <= Lexer.maximumInputSize else {
-        return LoweringResult(output: source, diagnostics: lexed.diagnostics)
+        return LoweringResult(output: source, diagnostics: tree.lexerDiagnostics)
     }
-    let warnings = lexed.diagnostics.map { Diagnostic(.warning, at: $0.offset, $0.message) }
-    return LoweringResult(output: source, diagnostics: warnings)
+    var lowering = FileLowering(context: SourceContext(bytes: source, tree: tree))
+    lowering.run()
+    var diagnostics = tree.lexerDiagnostics.map { Diagnostic(.warning, at: $0.offset, $0.message) }
+    diagnostics += tree.diagnostics.map { Diagnostic(.warning, at: $0.offset, "cannot parse: \($0.message)") }
+    diagnostics += lowering.diagnostics.sorted { $0.offset < $1.offset }
+    if options.strict {
+        diagnostics = diagnostics.map { Diagnostic($0.severity == .warning ? .error : $0.severity, at: $0.offset, $0.message) }
+    }
+    if diagnostics.contains(where: { $0.severity == .error }) {
+        return LoweringResult(output: source, diagnostics: diagnostics)
+    }
+    return LoweringResult(output: apply(lowering.edits, to: source), diagnostics: diagnostics)
+}
+
+/// One pass over the file's types: analyse, then decide names, then render.
+struct FileLowering {
+    var context: SourceContext
+    var edits: [Edit] = []
+    var diagnostics: [Diagnostic] = []
+
+    /// What lowering decided for one type.
+    private struct TypePlan {
+        var type: TypeDecl
+        var container: ContainerKind
+        var properties: [WrappedProperty]
+        /// The struct's memberwise init is written out.
+        var writesMemberwise: Bool
+        var initializers: [FunctionDecl]
+        var stored: [StoredProperty]
+    }
+
+    init(context: SourceContext) {
+        self.context = context
+    }
+
+    mutating func run() {
+        var plans: [TypePlan] = []
+        var leftNames: Set<String> = []
+        let sendable = SendableOracle(context: context)
+        let parseProblems = context.tree.diagnostics.map { problem in
+            context.tree.tokens.firstIndex { $0.start >= problem.offset } ?? 0
+        }
+        var types: [TypeDecl] = []
+        context.tree.forEachItem { item in
+            if case .type(let type) = item { types.append(type) }
+        }
+        for type in types {
+            guard let body = type.body, !parseProblems.contains(where: { type.span.contains($0) }) else { continue }
+            if let plan = analyze(type, body: body, sendable: sendable, leftNames: &leftNames) { plans.append(plan) }
+        }
+
+        // `$x` becomes `_$x` for every lowered name (D-1…D-3), unless a `$x`
+        // closure parameter declares it or a same-named property stays wrapped.
+        let lowered = Set(plans.flatMap { $0.properties.map(\.name) }).subtracting(leftNames)
+        for reference in context.tree.dollarReferences {
+            let name = String(context.text(reference.token).dropFirst())
+            guard lowered.contains(name) else { continue }
+            let declaredHere = context.tree.visibleNames(at: reference.token).contains { $0.kind == .closureParameter && context.text($0.token) == "$" + name }
+            if declaredHere { continue }
+            let token = context.tree.tokens[reference.token]
+            context.tokenEdits.append(Edit(start: token.start, end: token.end, text: Array(("_$" + name).utf8)))
+        }
+        context.tokenEdits.sort { $0.start < $1.start }
+
+        var mainEdits: [Edit] = []
+        for plan in plans {
+            mainEdits += render(plan, sendable: sendable)
+        }
+        let covered = mainEdits.filter { $0.end > $0.start }
+        edits = mainEdits + context.tokenEdits.filter { tokenEdit in
+            !covered.contains { $0.start <= tokenEdit.start && tokenEdit.end <= $0.end }
+        }
+    }
+
+    // MARK: Analysis
+
+    private mutating func analyze(
+        _ type: TypeDecl, body: Block, sendable: SendableOracle, leftNames: inout Set<String>
+    ) -> TypePlan? {
+        let container: ContainerKind
+        switch type.kind {
+        case .struct: container = .struct
+        case .class: container = .class
+        case .actor: container = .actor
+        case .enum: container = .enum
+        case .protocol: container = .protocol
+        case .extension: container = .extension
+        }
+        var members: [(VariableDecl, Bool)] = []
+        var initializers: [FunctionDecl] = []
+        collectMembers(body.items, inIfConfig: false, into: &members, initializers: &initializers)
+
+        var properties: [WrappedProperty] = []
+        var stored: [StoredProperty] = []
+        var blocked = false
+        for (declaration, inIfConfig) in members {
+            switch analyzeProperty(declaration, in: container, inIfConfig: inIfConfig, context: context) {
+            case .lower(let property):
+                properties.append(property)
+                stored.append(StoredProperty(
+                    name: property.name, declaration: declaration, binding: property.binding, wrapped: property,
+                    type: property.valueType, isLet: false, access: property.access, inIfConfig: inIfConfig))
+            case .leave(let diagnostic):
+                diagnostics.append(diagnostic)
+                blocked = true
+                for binding in declaration.bindings { leftNames.insert(context.text(binding.pattern)) }
+            case .notWrapped:
+                stored += plainStoredProperties(declaration, inIfConfig: inIfConfig)
+            }
+        }
+        guard !properties.isEmpty else { return nil }
+        var writesMemberwise = false
+        if container == .struct && initializers.isEmpty {
+            // The implicit memberwise init changes with every lowered property: write it out (Decision 3).
+            if blocked {
+                leftNames.formUnion(properties.map(\.name))
+                return nil
+            }
+            switch planMemberwiseInit(type: type, stored: stored, sendable: sendable, context: context) {
+            case .plan:
+                writesMemberwise = true
+            case .impossible(let diagnostic):
+                diagnostics.append(diagnostic)
+                leftNames.formUnion(properties.map(\.name))
+                return nil
+            }
+        }
+        if container == .class && !type.inheritance.isEmpty && !initializers.isEmpty {
+            diagnostics.append(Diagnostic(.warning, at: context.tree.tokens[type.keyword].start,
+                "cannot lower '\(context.text(type.name))': assignments in its initializers depend on whether it has a superclass, which is not supported yet"))
+            leftNames.formUnion(properties.map(\.name))
+            return nil
+        }
+        return TypePlan(type: type, container: container, properties: properties, writesMemberwise: writesMemberwise,
+                        initializers: initializers, stored: stored)
+    }
+
+    private func collectMembers(
+        _ items: [Item], inIfConfig: Bool, into members: inout [(VariableDecl, Bool)], initializers: inout [FunctionDecl]
+    ) {
+        for item in items {
+            switch item {
+            case .variable(let variable):
+                members.append((variable, inIfConfig))
+            case .function(let function) where function.kind == .initializer:
+                initializers.append(function)
+            case .ifConfig(let ifConfig):
+                for clause in ifConfig.clauses {
+                    collectMembers(clause.items, inIfConfig: true, into: &members, initializers: &initializers)
+                }
+            default:
+                continue
+            }
+        }
+    }
+
+    /// The stored properties of a declaration without a catalog wrapper.
+    private func plainStoredProperties(_ declaration: VariableDecl, inIfConfig: Bool) -> [StoredProperty] {
+        let modifiers = declaration.prefix.modifiers.map { context.text($0.keyword) }
+        guard !modifiers.contains("static") && !modifiers.contains("class") else { return [] }
+        let accessWords = ["public", "private", "fileprivate", "internal", "open", "package"]
+        let access = declaration.prefix.modifiers.first { accessWords.contains(context.text($0.keyword)) && $0.detail == nil }
+            .map { context.text($0.keyword) }
+        let isLet = context.text(declaration.keyword) == "let"
+        var result: [StoredProperty] = []
+        for binding in declaration.bindings {
+            if let accessors = binding.accessors {
+                switch accessors.content {
+                case .getter: continue
+                case .accessors(let list):
+                    if list.contains(where: { !["willSet", "didSet"].contains(context.text($0.keyword)) }) { continue }
+                }
+            }
+            var type = binding.type.map { context.text($0) }
+            if type == nil, let initializer = binding.initializer {
+                type = TypeInference(context: context).type(of: initializer)
+            }
+            // A tuple pattern or `lazy` cannot be written out yet: no type makes the plan refuse it.
+            if binding.name == nil || modifiers.contains("lazy") { type = nil }
+            result.append(StoredProperty(
+                name: context.text(binding.pattern), declaration: declaration, binding: binding, wrapped: nil, type: type,
+                isLet: isLet, access: access, inIfConfig: inIfConfig))
+        }
+        return result
+    }
+
+    // MARK: Rendering
+
+    private mutating func render(_ plan: TypePlan, sendable: SendableOracle) -> [Edit] {
+        var result: [Edit] = []
+        let tokens = context.tree.tokens
+        // Planned again now that `$x` rewrites are known, so copied defaults carry them.
+        var memberwise: MemberwisePlan?
+        if plan.writesMemberwise,
+           case .plan(let written) = planMemberwiseInit(type: plan.type, stored: plan.stored, sendable: sendable, context: context) {
+            memberwise = written
+        }
+        for property in plan.properties {
+            let stripped = memberwise?.strippedWrapped.contains(property.name) ?? false
+            let initializer = stripped ? nil : storageInitializer(for: property, context: context)
+            let text = renderProperty(property, container: plan.container, storageInitializer: initializer, context: context)
+            result.append(Edit(start: tokens[property.declaration.prefix.start].start,
+                               end: tokens[property.declaration.span.upper - 1].end, text: Array(text.utf8)))
+        }
+        if let memberwise {
+            result += memberwise.strippedInitializers
+            result.append(memberwise.insertion)
+        }
+        if !plan.initializers.isEmpty {
+            let wrapped = Dictionary(plan.properties.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+            let required = Set(plan.stored.filter { !$0.isInitializedAtDeclaration }.map(\.name))
+            var rewrite = InitializerRewrite(
+                context: context, required: required, wrapped: wrapped,
+                isDerivedClass: plan.container == .class && !plan.type.inheritance.isEmpty)
+            for initializer in plan.initializers {
+                if let body = initializer.body { rewrite.rewrite(body) }
+            }
+            result += rewrite.edits
+            diagnostics += rewrite.diagnostics
+        }
+        return result
+    }
 }

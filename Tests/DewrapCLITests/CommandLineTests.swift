@@ -14,11 +14,11 @@ import Testing
         }
     }
 
-    @Test func copiesEveryFixtureUnchanged() throws {
-        // Lowering is still the identity, so every fixture must come back byte for byte.
-        let files = FileManager.default.enumerator(at: fixturesFolder, includingPropertiesForKeys: nil)!
+    @Test func copiesFilesWithoutWrappersUnchanged() throws {
+        // The lexer fixtures hold no wrappers: odd bytes, a BOM, CRLF, unterminated literals.
+        let files = FileManager.default.enumerator(at: fixturesFolder.appendingPathComponent("lexer"), includingPropertiesForKeys: nil)!
             .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
-        #expect(files.count >= 4)
+        #expect(files.count >= 3)
         for file in files {
             let outcome = try runDewrap([file.path])
             #expect(outcome.status == 0, "\(file.lastPathComponent): \(outcome.stderr)")

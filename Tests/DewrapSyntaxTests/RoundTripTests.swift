@@ -16,7 +16,10 @@ struct RoundTripTests {
         for file in files {
             let bytes = [UInt8](try Data(contentsOf: file))
             #expect(Lexer.lex(bytes).losslessProblem(in: bytes) == nil, "\(file.lastPathComponent)")
-            #expect(lower(bytes, fileName: file.path).output == bytes, "\(file.lastPathComponent)")
+            if file.deletingLastPathComponent().lastPathComponent == "lexer" {
+                // No wrappers in these: lowering copies them byte for byte.
+                #expect(lower(bytes, fileName: file.path).output == bytes, "\(file.lastPathComponent)")
+            }
         }
     }
 

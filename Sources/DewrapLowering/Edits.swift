@@ -1,0 +1,22 @@
+/// Replace `start..<end` of the input (byte offsets) with `text`.
+struct Edit {
+    var start: Int
+    var end: Int
+    var text: [UInt8]
+}
+
+/// The input with `edits` spliced in. Edits must not overlap; bytes outside
+/// them are copied unchanged.
+func apply(_ edits: [Edit], to source: [UInt8]) -> [UInt8] {
+    let sorted = edits.sorted { ($0.start, $0.end) < ($1.start, $1.end) }
+    var output: [UInt8] = []
+    output.reserveCapacity(source.count + sorted.reduce(0) { $0 + $1.text.count })
+    var position = 0
+    for edit in sorted where edit.start >= position {
+        output += source[position..<edit.start]
+        output += edit.text
+        position = edit.end
+    }
+    output += source[position...]
+    return output
+}

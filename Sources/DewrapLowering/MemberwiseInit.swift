@@ -1,0 +1,157 @@
+import DewrapSyntax
+
+/// A stored property of a struct, as the memberwise init sees it (M-2…M-6).
+struct StoredProperty {
+    var name: String
+    var declaration: VariableDecl
+    var binding: PatternBinding
+    var wrapped: WrappedProperty?
+    /// The property's type, written or inferred; nil when unknown.
+    var type: String?
+    var isLet: Bool
+    var access: String?
+    var inIfConfig: Bool
+
+    /// Has an initial value or is default-initialized (M-7).
+    var isInitializedAtDeclaration: Bool {
+        if let wrapped { return wrapped.storageInitializedAtDeclaration }
+        return binding.initializer != nil || (!isLet && (type?.hasSuffix("?") ?? false || type?.hasSuffix("!") ?? false))
+    }
+
+    /// Included in the memberwise init (M-2).
+    var isIncluded: Bool {
+        if let wrapped { return !(wrapped.isBelowInternal && wrapped.storageInitializedAtDeclaration) }
+        return !(isLet && binding.initializer != nil)
+    }
+}
+
+/// The explicit memberwise init and `init()` for a struct whose implicit
+/// ones lowering would change (Decision 3, M-8 steps 1–3 and 5).
+struct MemberwisePlan {
+    /// Text to insert after the last stored property.
+    var insertion: Edit
+    /// Initializers removed from included plain properties (M-8 step 1).
+    var strippedInitializers: [Edit]
+    /// Wrapped properties whose storage loses its declaration initializer.
+    var strippedWrapped: Set<String>
+}
+
+enum MemberwiseOutcome {
+    case plan(MemberwisePlan)
+    case impossible(Diagnostic)
+}
+
+func planMemberwiseInit(
+    type: TypeDecl, stored: [StoredProperty], sendable: SendableOracle, context: SourceContext
+) -> MemberwiseOutcome {
+    let tree = context.tree
+    if let conditional = stored.first(where: { $0.inIfConfig }) {
+        return .impossible(Diagnostic(.warning, at: tree.tokens[conditional.declaration.keyword].start,
+            "cannot lower '\(context.text(type.name))': its memberwise initializer would depend on '#if' branches, which is not supported yet"))
+    }
+    if let untyped = stored.first(where: { $0.type == nil && ($0.isIncluded || $0.binding.initializer == nil) }) {
+        return .impossible(Diagnostic(.warning, at: tree.tokens[untyped.binding.pattern.lower].start,
+            "cannot lower '\(untyped.name)': its type cannot be read from the source; add a type annotation"))
+    }
+    guard let last = stored.last else {
+        return .impossible(Diagnostic(.warning, at: tree.tokens[type.keyword].start, "cannot lower '\(context.text(type.name))'"))
+    }
+    let indent = context.indentation(of: stored[0].declaration.prefix.start)
+    let unit = context.indentUnit
+    let eol = context.lineEnding
+
+    var parameters: [String] = []
+    var body: [String] = []
+    var defaultBody: [String] = []
+    var stripped: [Edit] = []
+    var strippedWrapped: Set<String> = []
+    var accessRank = 3  // internal; lower ranks are narrower
+    let ranks = ["private": 1, "fileprivate": 2]
+    var allSendable = true
+    var initializersNeedNoActor = true
+    let inference = TypeInference(context: context)
+
+    for property in stored {
+        let type = property.type ?? ""
+        let storageType = property.wrapped?.storageType ?? type
+        if !sendable.isSendable(storageType) { allSendable = false }
+        if let initializer = property.binding.initializer, !isActorFree(initializer, inference: inference, context: context) {
+            initializersNeedNoActor = false
+        }
+        guard property.isIncluded else { continue }
+        if let access = property.access, let rank = ranks[access] { accessRank = min(accessRank, rank) }
+        let name = property.name
+        if let wrapped = property.wrapped {
+            let wrapper = wrapped.wrapper
+            var parameter = "\(name): " + (wrapper.hasInitWrappedValue ? wrapped.storageValueType : wrapped.storageType)
+            if let initializer = wrapped.initializer {
+                parameter += " = " + context.text(initializer)
+                strippedWrapped.insert(name)
+                defaultBody.append("self._\(name) = \(wrapper.name)(wrappedValue: \(context.text(initializer)))")
+            } else if wrapped.isOptional && wrapper.hasInitWrappedValue {
+                parameter += " = nil"
+                strippedWrapped.insert(name)
+                defaultBody.append("self._\(name) = \(wrapper.name)(wrappedValue: nil)")
+            }
+            parameters.append(parameter)
+            body.append(wrapper.hasInitWrappedValue ? "self._\(name) = \(wrapper.name)(wrappedValue: \(name))" : "self._\(name) = \(name)")
+        } else {
+            var parameter = "\(name): \(type)"
+            if let initializer = property.binding.initializer {
+                parameter += " = " + context.text(initializer)
+                defaultBody.append("self.\(name) = \(context.text(initializer))")
+                // M-8 step 1: the init assigns it, so the declaration must not evaluate it too.
+                let before = property.binding.type?.upper ?? property.binding.pattern.upper
+                let start = tree.tokens[before - 1].end
+                let end = tree.tokens[initializer.upper - 1].end
+                stripped.append(Edit(start: start, end: end, text: Array((property.binding.type == nil ? ": \(type)" : "").utf8)))
+            } else if !property.isLet && (type.hasSuffix("?") || type.hasSuffix("!")) {
+                parameter += " = nil"
+            }
+            parameters.append(parameter)
+            body.append("self.\(name) = \(name)")
+        }
+    }
+
+    let access = accessRank == 1 ? "private " : accessRank == 2 ? "fileprivate " : ""
+    let isolated = isGlobalActorIsolated(type, context: context)
+    let nonisolated = isolated && allSendable && initializersNeedNoActor ? "nonisolated " : ""
+    func render(_ signature: String, _ lines: [String]) -> String {
+        guard !lines.isEmpty else { return indent + signature + " {}" }
+        return indent + signature + " {" + eol + lines.map { indent + unit + $0 + eol }.joined() + indent + "}"
+    }
+    var text = ""
+    // M-7: `init()` too, when every stored property has a value without arguments.
+    if stored.allSatisfy(\.isInitializedAtDeclaration) && !parameters.isEmpty {
+        text += eol + eol + render("\(access)\(nonisolated)init()", defaultBody)
+    }
+    text += eol + eol + render("\(access)\(nonisolated)init(\(parameters.joined(separator: ", ")))", body)
+    let end = tree.tokens[last.declaration.span.upper - 1].end
+    return .plan(MemberwisePlan(
+        insertion: Edit(start: end, end: end, text: Array(text.utf8)), strippedInitializers: stripped,
+        strippedWrapped: strippedWrapped))
+}
+
+/// `@MainActor` on the type, or a `View` conformance (I-3).
+func isGlobalActorIsolated(_ type: TypeDecl, context: SourceContext) -> Bool {
+    type.prefix.attributes.contains { context.text($0.name) == "MainActor" }
+        || type.inheritance.contains { ["View", "SwiftUI.View"].contains(context.text($0)) }
+}
+
+/// A literal (or collection of literals) certainly runs without an actor.
+private func isActorFree(_ span: TokenSpan, inference: TypeInference, context: SourceContext) -> Bool {
+    for i in span.lower..<span.upper {
+        switch context.tree.tokens[i].kind {
+        case .integerLiteral, .floatLiteral, .stringStart, .stringSegment, .stringEnd, .leftSquare, .rightSquare, .comma,
+             .colon:
+            continue
+        case .prefixOperator where context.text(i) == "-":
+            continue
+        case .keyword where ["true", "false", "nil"].contains(context.text(i)):
+            continue
+        default:
+            return false
+        }
+    }
+    return true
+}

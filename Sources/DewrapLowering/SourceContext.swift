@@ -1,0 +1,77 @@
+import DewrapSyntax
+
+/// The parsed input and what new code needs to fit in: its line ending and
+/// indentation unit, and the `$x` rewrites to carry into copied text.
+struct SourceContext {
+    let bytes: [UInt8]
+    let tree: SourceTree
+    /// `\r\n` when the file's first line break is one, else `\n`.
+    let lineEnding: String
+    /// A tab, or the smallest indentation step of the file's lines (default four spaces).
+    let indentUnit: String
+    /// Rewrites of `$x` tokens, sorted; applied inside any text copied from the source.
+    var tokenEdits: [Edit] = []
+
+    init(bytes: [UInt8], tree: SourceTree) {
+        self.bytes = bytes
+        self.tree = tree
+        var ending = "\n"
+        if let newline = bytes.firstIndex(where: { $0 == 10 || $0 == 13 }), bytes[newline] == 13 {
+            ending = newline + 1 < bytes.count && bytes[newline + 1] == 10 ? "\r\n" : "\r"
+        }
+        lineEnding = ending
+        indentUnit = detectIndentUnit(bytes)
+    }
+
+    func text(_ token: Int) -> String {
+        String(decoding: bytes[tree.tokens[token].start..<tree.tokens[token].end], as: UTF8.self)
+    }
+
+    /// The source bytes of tokens `span` (with the trivia between them), `$x` rewrites applied.
+    func text(_ span: TokenSpan) -> String {
+        guard !span.isEmpty else { return "" }
+        return text(bytes: tree.tokens[span.lower].start..<tree.tokens[span.upper - 1].end)
+    }
+
+    func text(bytes range: Range<Int>) -> String {
+        var result: [UInt8] = []
+        var position = range.lowerBound
+        for edit in tokenEdits where edit.start >= position && edit.end <= range.upperBound {
+            result += bytes[position..<edit.start]
+            result += edit.text
+            position = edit.end
+        }
+        result += bytes[position..<range.upperBound]
+        return String(decoding: result, as: UTF8.self)
+    }
+
+    /// The whitespace at the start of the line holding `token`.
+    func indentation(of token: Int) -> String {
+        var start = tree.tokens[token].start
+        while start > 0 && bytes[start - 1] != 10 && bytes[start - 1] != 13 { start -= 1 }
+        var end = start
+        while end < bytes.count && (bytes[end] == 32 || bytes[end] == 9) { end += 1 }
+        return String(decoding: bytes[start..<end], as: UTF8.self)
+    }
+}
+
+private func detectIndentUnit(_ bytes: [UInt8]) -> String {
+    var smallest = Int.max
+    var atLineStart = true
+    var i = 0
+    while i < bytes.count {
+        if atLineStart {
+            if bytes[i] == 9 { return "\t" }
+            var spaces = 0
+            while i + spaces < bytes.count && bytes[i + spaces] == 32 { spaces += 1 }
+            let next = i + spaces < bytes.count ? bytes[i + spaces] : 10
+            if spaces > 0 && next != 10 && next != 13 { smallest = min(smallest, spaces) }
+            i += spaces
+            atLineStart = false
+            continue
+        }
+        atLineStart = bytes[i] == 10 || bytes[i] == 13
+        i += 1
+    }
+    return smallest >= 2 && smallest <= 8 ? String(repeating: " ", count: smallest) : "    "
+}

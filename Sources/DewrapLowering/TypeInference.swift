@@ -1,0 +1,185 @@
+import DewrapSyntax
+
+/// The type of an initial value when it can be read off the tokens for
+/// certain (SPEC Decision 5): literals, arrays and dictionaries of them,
+/// `T(…)`, `T.init(…)`, `T<A>(…)`, `[T]()`, `[K: V]()`, `T?.none`, `e as T`.
+/// Anything else (`Tab.home`, `make()`, `.shared`) is nil: never guessed.
+struct TypeInference {
+    let context: SourceContext
+
+    private var tokens: [Token] { context.tree.tokens }
+
+    func type(of span: TokenSpan) -> String? {
+        guard !span.isEmpty else { return nil }
+        if let asIndex = topLevelIndex(in: span, where: { context.tree.tokens[$0].kind == .keyword && context.text($0) == "as" }),
+           asIndex + 1 < span.upper, tokens[asIndex + 1].kind != .postfixQuestionMark, tokens[asIndex + 1].kind != .exclamationMark {
+            return context.text(TokenSpan(asIndex + 1, span.upper))
+        }
+        let first = tokens[span.lower]
+        switch first.kind {
+        case .integerLiteral where span.upper == span.lower + 1:
+            return "Int"
+        case .floatLiteral where span.upper == span.lower + 1:
+            return "Double"
+        case .prefixOperator where context.text(span.lower) == "-" && span.upper == span.lower + 2:
+            switch tokens[span.lower + 1].kind {
+            case .integerLiteral: return "Int"
+            case .floatLiteral: return "Double"
+            default: return nil
+            }
+        case .keyword where span.upper == span.lower + 1:
+            let word = context.text(span.lower)
+            return word == "true" || word == "false" ? "Bool" : nil
+        case .stringStart:
+            return closingIndex(from: span.lower) == span.upper - 1 ? "String" : nil
+        case .leftSquare:
+            return collectionType(span)
+        case .identifier:
+            return constructedType(span)
+        default:
+            return nil
+        }
+    }
+
+    /// `[a, b]`, `[k: v]`, or `[T]()` / `[K: V]()`.
+    private func collectionType(_ span: TokenSpan) -> String? {
+        let close = closingIndex(from: span.lower)
+        if close == span.upper - 1 {
+            let inner = TokenSpan(span.lower + 1, close)
+            let elements = split(inner, separator: .comma)
+            guard !elements.isEmpty, !(elements.count == 1 && elements[0].isEmpty) else { return nil }
+            var elementType: String?
+            var keyType: String?
+            for element in elements where !element.isEmpty {
+                if let colon = topLevelIndex(in: element, where: { context.tree.tokens[$0].kind == .colon }) {
+                    guard let key = type(of: TokenSpan(element.lower, colon)),
+                          let value = type(of: TokenSpan(colon + 1, element.upper)),
+                          keyType == nil || keyType == key, elementType == nil || elementType == value else { return nil }
+                    keyType = key
+                    elementType = value
+                } else {
+                    guard keyType == nil, let value = type(of: element), elementType == nil || elementType == value else { return nil }
+                    elementType = value
+                }
+            }
+            guard let elementType else { return nil }
+            return keyType.map { "[\($0): \(elementType)]" } ?? "[\(elementType)]"
+        }
+        // `[T]()`: a type in brackets, then an empty call.
+        guard close + 3 == span.upper, tokens[close + 1].kind == .leftParen, tokens[close + 2].kind == .rightParen,
+              isTypeLike(TokenSpan(span.lower + 1, close), allowColon: true) else { return nil }
+        return context.text(TokenSpan(span.lower, close + 1))
+    }
+
+    /// `T(…)`, `T.init(…)`, `A.B<C>(…)`, `T?.none`.
+    private func constructedType(_ span: TokenSpan) -> String? {
+        var i = span.lower
+        var typeEnd = i
+        while i < span.upper {
+            guard tokens[i].kind == .identifier, startsUppercase(i) else { break }
+            i += 1
+            if i < span.upper, context.text(i).hasPrefix("<") { i = angleEnd(from: i, limit: span.upper) }
+            typeEnd = i
+            guard i + 1 < span.upper, tokens[i].kind == .period, tokens[i + 1].kind == .identifier, startsUppercase(i + 1) else { break }
+            i += 1
+        }
+        guard typeEnd > span.lower else { return nil }
+        let typeText = context.text(TokenSpan(span.lower, typeEnd))
+        var j = typeEnd
+        // `T?.none`
+        if j + 3 == span.upper, tokens[j].kind == .postfixQuestionMark, tokens[j + 1].kind == .period, context.text(j + 2) == "none" {
+            return typeText + "?"
+        }
+        if j + 1 < span.upper, tokens[j].kind == .period, context.text(j + 1) == "init" { j += 2 }
+        guard j < span.upper, tokens[j].kind == .leftParen, closingIndex(from: j) == span.upper - 1 else { return nil }
+        return typeText
+    }
+
+    private func startsUppercase(_ i: Int) -> Bool {
+        let byte = context.bytes[tokens[i].start]
+        return byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")
+    }
+
+    private func isTypeLike(_ span: TokenSpan, allowColon: Bool) -> Bool {
+        guard !span.isEmpty else { return false }
+        for i in span.lower..<span.upper {
+            switch tokens[i].kind {
+            case .identifier, .period, .comma, .leftSquare, .rightSquare, .postfixQuestionMark, .keyword: continue
+            case .colon where allowColon: continue
+            case .binaryOperator, .postfixOperator, .prefixOperator:
+                if context.text(i).allSatisfy({ $0 == "<" || $0 == ">" || $0 == "?" }) { continue }
+                return false
+            default: return false
+            }
+        }
+        return true
+    }
+
+    /// From `<` at `i`, the index after the matching `>` (counting inside operator tokens).
+    private func angleEnd(from start: Int, limit: Int) -> Int {
+        var depth = 0
+        var i = start
+        while i < limit {
+            for character in context.text(i) {
+                if character == "<" { depth += 1 } else if character == ">" { depth -= 1 }
+            }
+            i += 1
+            if depth <= 0 { break }
+        }
+        return i
+    }
+
+    /// The index of the token that closes the bracket, string or interpolation opened at `open`.
+    func closingIndex(from open: Int) -> Int {
+        var depth = 0
+        var i = open
+        while i < tokens.count {
+            switch tokens[i].kind {
+            case .leftParen, .leftSquare, .leftBrace, .interpolationStart, .stringStart: depth += 1
+            case .rightParen, .rightSquare, .rightBrace, .interpolationEnd, .stringEnd: depth -= 1
+            default: break
+            }
+            if depth == 0 { return i }
+            i += 1
+        }
+        return tokens.count - 1
+    }
+
+    /// The parts of `span` between top-level `separator` tokens.
+    func split(_ span: TokenSpan, separator: TokenKind) -> [TokenSpan] {
+        var parts: [TokenSpan] = []
+        var start = span.lower
+        var i = span.lower
+        while i < span.upper {
+            switch tokens[i].kind {
+            case .leftParen, .leftSquare, .leftBrace, .interpolationStart, .stringStart:
+                i = closingIndex(from: i) + 1
+                continue
+            case separator:
+                parts.append(TokenSpan(start, i))
+                start = i + 1
+            default:
+                break
+            }
+            i += 1
+        }
+        parts.append(TokenSpan(start, span.upper))
+        return parts
+    }
+
+    /// The first top-level token in `span` satisfying `predicate`.
+    func topLevelIndex(in span: TokenSpan, where predicate: (Int) -> Bool) -> Int? {
+        var i = span.lower
+        while i < span.upper {
+            switch tokens[i].kind {
+            case .leftParen, .leftSquare, .leftBrace, .interpolationStart, .stringStart:
+                i = closingIndex(from: i) + 1
+                continue
+            default:
+                if predicate(i) { return i }
+            }
+            i += 1
+        }
+        return nil
+    }
+}

@@ -1,0 +1,143 @@
+import DewrapSyntax
+
+/// A member property with a catalog wrapper, read off its declaration.
+struct WrappedProperty {
+    var declaration: VariableDecl
+    var binding: PatternBinding
+    var wrapper: WrapperInfo
+    var attribute: Attribute
+    var name: String
+    var nameToken: Int
+    /// `T` as written (or inferred), e.g. `Bool`, `Int!`.
+    var valueType: String
+    /// `T` with a trailing `!` made `?`: the storage's generic argument.
+    var storageValueType: String
+    var isOptional: Bool
+    var initializer: TokenSpan?
+    /// The getter's access keyword (`public` for `public private(set)`), if written.
+    var access: String?
+    var isStatic: Bool
+    /// The declaration sits in a `#if` branch.
+    var inIfConfig: Bool
+
+    /// The storage gets a value at its declaration (V-1, V-3a).
+    var storageInitializedAtDeclaration: Bool {
+        initializer != nil || (isOptional && wrapper.hasInitWrappedValue)
+    }
+
+    /// `W<T>`
+    var storageType: String { "\(wrapper.name)<\(storageValueType)>" }
+
+    /// Private or fileprivate (M-2).
+    var isBelowInternal: Bool { access == "private" || access == "fileprivate" }
+}
+
+/// What the analysis says about one variable declaration.
+enum PropertyVerdict {
+    case notWrapped
+    case lower(WrappedProperty)
+    /// Left exactly as written, with this diagnostic.
+    case leave(Diagnostic)
+}
+
+enum ContainerKind {
+    case `struct`, `class`, actor, `enum`, `protocol`, `extension`
+}
+
+/// Reads a member `var` with a catalog wrapper, or says why it stays as written.
+func analyzeProperty(
+    _ declaration: VariableDecl, in container: ContainerKind, inIfConfig: Bool, context: SourceContext
+) -> PropertyVerdict {
+    let tree = context.tree
+    let wrappers = declaration.prefix.attributes.compactMap { attribute -> (Attribute, WrapperInfo)? in
+        var name = ""
+        var i = attribute.name.lower
+        while i < attribute.name.upper && !context.text(i).hasPrefix("<") {
+            name += context.text(i)
+            i += 1
+        }
+        return WrapperCatalog.info(for: name).map { (attribute, $0) }
+    }
+    guard let (attribute, wrapper) = wrappers.first else { return .notWrapped }
+    let attributeOffset = tree.tokens[attribute.atSign].start
+    guard wrappers.count == 1, declaration.prefix.attributes.count == declaration.prefix.attributes.filter({ a in
+        !isUnknownWrapperCandidate(a, context: context) || a.atSign == attribute.atSign
+    }).count else {
+        return .leave(Diagnostic(.warning, at: attributeOffset, "cannot lower '\(context.text(declaration.bindings.first?.pattern ?? TokenSpan(0, 0)))': composed property wrappers are not supported yet"))
+    }
+    let keyword = context.text(declaration.keyword)
+    guard keyword == "var" else {
+        return .leave(Diagnostic(.error, at: attributeOffset, "property wrapper can only be applied to a 'var'"))
+    }
+    guard declaration.bindings.count == 1, let binding = declaration.bindings.first, let nameToken = binding.name else {
+        return .leave(Diagnostic(.error, at: attributeOffset, "property wrapper can only apply to a single variable"))
+    }
+    let name = context.text(nameToken)
+    let nameOffset = tree.tokens[nameToken].start
+    let modifiers = declaration.prefix.modifiers.map { context.text($0.keyword) }
+    let isStatic = modifiers.contains("static") || modifiers.contains("class")
+    switch container {
+    case .enum where !isStatic:
+        return .leave(Diagnostic(.error, at: nameOffset, "non-static property '\(name)' declared inside an enum cannot have a wrapper"))
+    case .protocol:
+        return .leave(Diagnostic(.error, at: nameOffset, " property '\(name)' declared inside a protocol cannot have a wrapper"))
+    case .extension where !isStatic:
+        return .leave(Diagnostic(.error, at: nameOffset, "non-static property '\(name)' declared inside an extension cannot have a wrapper"))
+    default:
+        break
+    }
+    for word in ["lazy", "weak", "unowned"] where modifiers.contains(word) {
+        return .leave(Diagnostic(.error, at: nameOffset, "property '\(name)' with a wrapper cannot also be \(word)"))
+    }
+    if let accessors = binding.accessors {
+        if case .accessors(let list) = accessors.content,
+           list.allSatisfy({ ["willSet", "didSet"].contains(context.text($0.keyword)) }) {
+            return .leave(Diagnostic(.warning, at: nameOffset, "cannot lower '\(name)': observers on a wrapped property are not supported yet"))
+        }
+        return .leave(Diagnostic(.error, at: attributeOffset, "property wrapper cannot be applied to a computed property"))
+    }
+    guard container == .struct || container == .class || container == .actor else {
+        return .leave(Diagnostic(.warning, at: nameOffset, "cannot lower '\(name)': static wrapped properties are not supported yet"))
+    }
+    if isStatic {
+        return .leave(Diagnostic(.warning, at: nameOffset, "cannot lower '\(name)': static wrapped properties are not supported yet"))
+    }
+    if attribute.arguments != nil {
+        return .leave(Diagnostic(.warning, at: attributeOffset, "cannot lower '\(name)': wrapper attribute arguments are not supported yet"))
+    }
+    if binding.initializer != nil && !wrapper.hasInitWrappedValue {
+        return .leave(Diagnostic(.warning, at: nameOffset, "cannot lower '\(name)': '\(wrapper.name)' has no init(wrappedValue:)"))
+    }
+
+    // The wrapped type: written, from `@State<T>`, or inferred with certainty.
+    var valueType: String?
+    if let type = binding.type {
+        valueType = context.text(type)
+    } else if attribute.name.upper > attribute.name.lower + 1, context.text(attribute.name.upper - 1).hasSuffix(">") {
+        let generic = context.text(TokenSpan(attribute.name.lower + 1, attribute.name.upper))
+        valueType = String(generic.dropFirst().dropLast())
+    } else if let initializer = binding.initializer {
+        valueType = TypeInference(context: context).type(of: initializer)
+    }
+    guard let valueType else {
+        return .leave(Diagnostic(.warning, at: nameOffset, "cannot lower '\(name)': its type cannot be read from the source; add a type annotation"))
+    }
+    let isImplicitlyUnwrapped = valueType.hasSuffix("!")
+    let storageValueType = isImplicitlyUnwrapped ? String(valueType.dropLast()) + "?" : valueType
+    let isOptional = isImplicitlyUnwrapped || valueType.hasSuffix("?") || valueType.hasPrefix("Optional<")
+    let accessWords = ["public", "private", "fileprivate", "internal", "open", "package"]
+    let access = declaration.prefix.modifiers.first { accessWords.contains(context.text($0.keyword)) && $0.detail == nil }
+        .map { context.text($0.keyword) }
+    return .lower(WrappedProperty(
+        declaration: declaration, binding: binding, wrapper: wrapper, attribute: attribute, name: name, nameToken: nameToken,
+        valueType: valueType, storageValueType: storageValueType, isOptional: isOptional, initializer: binding.initializer,
+        access: access, isStatic: isStatic, inIfConfig: inIfConfig))
+}
+
+/// An attribute that might be another property wrapper (a capitalized name
+/// outside the small set of well-known non-wrapper attributes).
+private func isUnknownWrapperCandidate(_ attribute: Attribute, context: SourceContext) -> Bool {
+    let name = context.text(attribute.name.lower)
+    guard let first = name.unicodeScalars.first, first.properties.isUppercase else { return false }
+    return !["MainActor", "Sendable", "ViewBuilder", "GlobalActor"].contains(name)
+}
