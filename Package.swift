@@ -20,6 +20,7 @@ let package = Package(
         // Developer checks: corpus round trip and lexer throughput (bin/corpus, bin/bench-lexer).
         .executableTarget(name: "dewrap-dev", dependencies: ["DewrapSyntax", "DewrapLowering"]),
         .testTarget(name: "DewrapSyntaxTests", dependencies: ["DewrapSyntax", "DewrapLowering"]),
+        .testTarget(name: "DewrapLoweringTests", dependencies: ["DewrapLowering", "DewrapSyntax"]),
         .testTarget(name: "DewrapCLITests", dependencies: ["dewrap"]),
     ]
 )

@@ -122,6 +122,7 @@ struct FileLowering {
         var properties: [WrappedProperty] = []
         var stored: [StoredProperty] = []
         var blocked = false
+        var otherWrapper: Attribute?
         for (declaration, inIfConfig) in members {
             switch analyzeProperty(declaration, in: container, inIfConfig: inIfConfig, context: context) {
             case .lower(let property):
@@ -134,6 +135,9 @@ struct FileLowering {
                 blocked = true
                 for binding in declaration.bindings { leftNames.insert(context.text(binding.pattern)) }
             case .notWrapped:
+                if otherWrapper == nil {
+                    otherWrapper = declaration.prefix.attributes.first { isUnknownWrapperCandidate($0, context: context) }
+                }
                 stored += plainStoredProperties(declaration, inIfConfig: inIfConfig)
             }
         }
@@ -142,6 +146,13 @@ struct FileLowering {
         if container == .struct && initializers.isEmpty {
             // The implicit memberwise init changes with every lowered property: write it out (Decision 3).
             if blocked {
+                leftNames.formUnion(properties.map(\.name))
+                return nil
+            }
+            if let otherWrapper {
+                // Its storage and memberwise parameter would need that wrapper's API (Decision 7).
+                diagnostics.append(Diagnostic(.note, at: context.tree.tokens[otherWrapper.atSign].start,
+                    "'\(context.text(type.name))' is left as written: '@\(context.text(otherWrapper.name.lower))' is not a wrapper dewrap lowers yet"))
                 leftNames.formUnion(properties.map(\.name))
                 return nil
             }

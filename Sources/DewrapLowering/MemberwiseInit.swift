@@ -69,13 +69,13 @@ func planMemberwiseInit(
     let ranks = ["private": 1, "fileprivate": 2]
     var allSendable = true
     var initializersNeedNoActor = true
-    let inference = TypeInference(context: context)
 
     for property in stored {
         let type = property.type ?? ""
         let storageType = property.wrapped?.storageType ?? type
         if !sendable.isSendable(storageType) { allSendable = false }
-        if let initializer = property.binding.initializer, !isActorFree(initializer, inference: inference, context: context) {
+        if let initializer = property.binding.initializer,
+           !isActorFree(initializer, actorFreeTypes: sendable.actorFreeTypes, context: context) {
             initializersNeedNoActor = false
         }
         guard property.isIncluded else { continue }
@@ -138,10 +138,19 @@ func isGlobalActorIsolated(_ type: TypeDecl, context: SourceContext) -> Bool {
         || type.inheritance.contains { ["View", "SwiftUI.View"].contains(context.text($0)) }
 }
 
-/// A literal (or collection of literals) certainly runs without an actor.
-private func isActorFree(_ span: TokenSpan, inference: TypeInference, context: SourceContext) -> Bool {
+/// Literals, collections of them, and inits of same-file types without
+/// global-actor isolation taking such arguments certainly run without an actor.
+private func isActorFree(_ span: TokenSpan, actorFreeTypes: Set<String>, context: SourceContext) -> Bool {
+    let tokens = context.tree.tokens
     for i in span.lower..<span.upper {
-        switch context.tree.tokens[i].kind {
+        switch tokens[i].kind {
+        case .identifier where actorFreeTypes.contains(context.text(i)) && i + 1 < span.upper && tokens[i + 1].kind == .leftParen:
+            continue
+        case .identifier where i + 1 < span.upper && tokens[i + 1].kind == .colon && i > span.lower
+            && (tokens[i - 1].kind == .leftParen || tokens[i - 1].kind == .comma):
+            continue  // an argument label
+        case .leftParen, .rightParen:
+            continue
         case .integerLiteral, .floatLiteral, .stringStart, .stringSegment, .stringEnd, .leftSquare, .rightSquare, .comma,
              .colon:
             continue

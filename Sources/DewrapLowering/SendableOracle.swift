@@ -7,6 +7,8 @@ struct SendableOracle {
     private let context: SourceContext
     /// Same-file value types: name → the types of their stored properties (nil: not known to be Sendable).
     private var fileTypes: [String: [String]?] = [:]
+    /// Same-file structs and enums without global-actor isolation: calling their inits needs no actor.
+    private(set) var actorFreeTypes: Set<String> = []
 
     private static let known: Set<String> = [
         "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64", "Double", "Float",
@@ -16,11 +18,15 @@ struct SendableOracle {
     init(context: SourceContext) {
         self.context = context
         var types: [String: [String]?] = [:]
+        var actorFree: Set<String> = []
         context.tree.forEachItem { item in
             guard case .type(let type) = item, let body = type.body else { return }
             let name = context.text(type.name)
             let inherits = type.inheritance.map { context.text($0) }
             let isPublic = type.prefix.modifiers.contains { ["public", "open", "package"].contains(context.text($0.keyword)) }
+            if (type.kind == .struct || type.kind == .enum) && !isGlobalActorIsolated(type, context: context) {
+                actorFree.insert(name)
+            }
             switch type.kind {
             case .struct, .enum:
                 if inherits.contains("Sendable") {
@@ -35,6 +41,7 @@ struct SendableOracle {
             }
         }
         fileTypes = types
+        actorFreeTypes = actorFree
     }
 
     func isSendable(_ type: String) -> Bool {

@@ -136,7 +136,7 @@ func analyzeProperty(
 
 /// An attribute that might be another property wrapper (a capitalized name
 /// outside the small set of well-known non-wrapper attributes).
-private func isUnknownWrapperCandidate(_ attribute: Attribute, context: SourceContext) -> Bool {
+func isUnknownWrapperCandidate(_ attribute: Attribute, context: SourceContext) -> Bool {
     let name = context.text(attribute.name.lower)
     guard let first = name.unicodeScalars.first, first.properties.isUppercase else { return false }
     return !["MainActor", "Sendable", "ViewBuilder", "GlobalActor"].contains(name)

@@ -3,12 +3,15 @@ import DewrapSyntax
 import Foundation
 
 /// Checks every file: tokens and trivia pieces cover each byte exactly once
-/// and join back to the input; diagnostics point inside it; files without
-/// wrappers lower to themselves. Prints one line per failure and a summary.
+/// and join back to the input; diagnostics point inside it; lowering never
+/// reports an error on code that compiles, and lowering its own output
+/// changes nothing (idempotence). Prints one line per failure and a summary.
 func roundTrip(_ files: [String]) -> Bool {
     var totalBytes = 0
     var diagnosticCount = 0
     var failures = 0
+    var lowered = 0
+    var notes = 0
     for path in files {
         let bytes = readBytes(path)
         totalBytes += bytes.count
@@ -19,12 +22,20 @@ func roundTrip(_ files: [String]) -> Bool {
             print("\(path): \(problem)")
             continue
         }
-        let lowered = lower(bytes, fileName: path)
-        if lowered.output != bytes {
+        let result = lower(bytes, fileName: path)
+        for diagnostic in result.diagnostics {
+            let location = LineTable(bytes).location(of: diagnostic.offset)
+            print("\(path):\(location.line):\(location.column): \(diagnostic.severity.rawValue): \(diagnostic.message)")
+            notes += 1
+            if diagnostic.severity == .error { failures += 1 }
+        }
+        guard result.output != bytes else { continue }
+        lowered += 1
+        if lower(result.output, fileName: path).output != result.output {
             failures += 1
-            print("\(path): lowering changed a file without wrappers")
+            print("\(path): lowering its own output changes it again")
         }
     }
-    print("roundtrip: \(files.count) files, \(megabytes(totalBytes)) MB, \(diagnosticCount) lexer diagnostics, \(failures) failures")
+    print("roundtrip: \(files.count) files, \(megabytes(totalBytes)) MB, \(diagnosticCount) lexer diagnostics, \(lowered) files lowered (idempotent), \(notes) lowering diagnostics, \(failures) failures")
     return failures == 0
 }

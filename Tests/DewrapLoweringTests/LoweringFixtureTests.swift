@@ -1,0 +1,66 @@
+import DewrapLowering
+import Foundation
+import Testing
+
+/// `fixtures/{examples,lowering}/<case>.swift` lowers to `<case>.expected.swift`
+/// exactly, without diagnostics; the golden lowers to itself; and input and
+/// golden both type-check against the SwiftUI stand-in. Rewrite goldens on
+/// purpose with DEWRAP_UPDATE_FIXTURES=1, then compile-check and review them.
+struct LoweringFixtureTests {
+    static let cases = Fixtures.cases(in: ["examples", "lowering"])
+
+    @Test func thereAreFixtures() {
+        #expect(Self.cases.count >= 15)
+    }
+
+    @Test(arguments: cases)
+    func lowersToGolden(_ name: String) throws {
+        let input = try Fixtures.read(name, ".swift")
+        let result = lower(input, fileName: name + ".swift")
+        #expect(Fixtures.render(result.diagnostics, in: input) == "")
+        if Fixtures.updating { try Data(result.output).write(to: Fixtures.url(name, ".expected.swift")) }
+        let expected = try Fixtures.read(name, ".expected.swift")
+        #expect(String(decoding: result.output, as: UTF8.self) == String(decoding: expected, as: UTF8.self))
+        // Lossless: byte for byte, line endings included.
+        #expect(result.output == expected)
+    }
+
+    @Test(arguments: cases)
+    func goldenLowersToItself(_ name: String) throws {
+        let expected = try Fixtures.read(name, ".expected.swift")
+        let again = lower(expected, fileName: name + ".expected.swift")
+        #expect(String(decoding: again.output, as: UTF8.self) == String(decoding: expected, as: UTF8.self))
+    }
+
+    @Test(arguments: cases)
+    func inputAndGoldenTypeCheck(_ name: String) {
+        #expect(Compiler.typeCheck(Fixtures.url(name, ".swift")) == "")
+        #expect(Compiler.typeCheck(Fixtures.url(name, ".expected.swift")) == "")
+    }
+}
+
+/// `fixtures/errors/<case>.swift` gives exactly `<case>.diagnostics`; with an
+/// error among them, the output is the input unchanged.
+struct ErrorFixtureTests {
+    static let cases = Fixtures.cases(in: ["errors"])
+
+    @Test(arguments: cases)
+    func diagnosticsMatchGolden(_ name: String) throws {
+        let input = try Fixtures.read(name, ".swift")
+        let result = lower(input, fileName: name + ".swift")
+        let rendered = Fixtures.render(result.diagnostics, in: input)
+        if Fixtures.updating { try Data(rendered.utf8).write(to: Fixtures.url(name, ".diagnostics")) }
+        #expect(rendered == String(decoding: try Fixtures.read(name, ".diagnostics"), as: UTF8.self))
+        if result.diagnostics.contains(where: { $0.severity == .error }) {
+            #expect(result.output == input)
+        }
+    }
+
+    @Test func strictTurnsWarningsIntoErrors() throws {
+        let input = try Fixtures.read("errors/Unsupported", ".swift")
+        let result = lower(input, fileName: "Unsupported.swift", options: LoweringOptions(strict: true))
+        #expect(!result.diagnostics.isEmpty)
+        #expect(result.diagnostics.allSatisfy { $0.severity != .warning })
+        #expect(result.output == input)
+    }
+}
