@@ -21,6 +21,8 @@ struct Invocation: Equatable {
     /// Paths as given; `-` is standard input. Never empty after parsing.
     var inputs: [String] = []
     var destination: Destination = .standardOutput
+    /// `--strict`: warnings are errors.
+    var strict = false
 }
 
 extension Invocation.Action {
@@ -42,6 +44,7 @@ struct UsageError: Error, Equatable {
 let usageText = """
     OVERVIEW: Lower Swift property wrappers (@State, @Binding, $x) into the explicit
     Swift the compiler synthesizes. Code that is not rewritten is copied byte for byte.
+    A property that cannot be lowered for certain is left as written, with a warning.
 
     USAGE: dewrap [options] [FILE...]
 
@@ -54,6 +57,8 @@ let usageText = """
                           under its own name.
       -i, --in-place      Rewrite each input file atomically. A file whose result
                           is unchanged is left untouched.
+      --strict            Treat warnings as errors: an input with a property that
+                          cannot be lowered is then not written.
       --emit-tokens       Print the tokens of one input instead of lowering it:
                           one line per token, 'OFFSET<TAB>KIND<TAB>TEXT', with \\, tab,
                           LF and CR in TEXT escaped as \\\\, \\t, \\n, \\r.
@@ -105,6 +110,8 @@ func parseArguments(_ arguments: [String]) throws(UsageError) -> Invocation {
                 invocation.action = .version
             case "-i", "--in-place":
                 inPlace = true
+            case "--strict":
+                invocation.strict = true
             case "--emit-tokens":
                 invocation.action = .emitTokens
             case "--emit-tree":

@@ -14,16 +14,16 @@ let version = "0.1.0"
 
 /// Carries out the jobs one after the other; a failing input does not stop
 /// the others, and nothing is written for it.
-func run(_ jobs: [Job], action: Invocation.Action) -> ExitStatus {
+func run(_ jobs: [Job], action: Invocation.Action, options: LoweringOptions) -> ExitStatus {
     var status = ExitStatus.success
     for job in jobs {
-        if !perform(job, action: action) { status = .failure }
+        if !perform(job, action: action, options: options) { status = .failure }
     }
     return status
 }
 
 /// One job; false when it failed.
-private func perform(_ job: Job, action: Invocation.Action) -> Bool {
+private func perform(_ job: Job, action: Invocation.Action, options: LoweringOptions) -> Bool {
     let source: [UInt8]
     do throws(FileError) {
         source = try readInput(job.input)
@@ -55,7 +55,7 @@ private func perform(_ job: Job, action: Invocation.Action) -> Bool {
         }
         return tree.diagnostics.isEmpty
     default:
-        let lowered = lower(source, fileName: job.displayName)
+        let lowered = lower(source, fileName: job.displayName, options: options)
         result = lowered.output
         diagnostics = lowered.diagnostics
     }

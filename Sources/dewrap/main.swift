@@ -1,4 +1,5 @@
 // dewrap [options] [FILE...]: see `usageText` in Arguments.swift.
+import DewrapLowering
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -25,7 +26,7 @@ func main() -> ExitStatus {
                     return .failure
                 }
             }
-            return run(jobs, action: invocation.action)
+            return run(jobs, action: invocation.action, options: LoweringOptions(strict: invocation.strict))
         }
     } catch {
         writeStandardError("dewrap: error: \(error.message)\nRun 'dewrap --help' for usage.\n")

@@ -26,6 +26,26 @@ import Testing
         }
     }
 
+    @Test func lowersTheShippedExample() throws {
+        let example = fixturesFolder.appendingPathComponent("examples/PlayerView.swift")
+        let outcome = try runDewrap([example.path])
+        #expect(outcome.status == 0)
+        #expect(outcome.stderr == "")
+        #expect(outcome.stdout == (try bytes(of: fixturesFolder.appendingPathComponent("examples/PlayerView.expected.swift"))))
+    }
+
+    @Test func strictRefusesWhatCannotBeLowered() throws {
+        let source = Array("struct V {\n    @State var tab = Tab.home\n}\n".utf8)
+        let lenient = try runDewrap(["-"], stdin: source)
+        #expect(lenient.status == 0)
+        #expect(lenient.stdout == source)
+        #expect(lenient.stderr == "<stdin>:2:16: warning: cannot lower 'tab': its type cannot be read from the source; add a type annotation\n")
+        let strict = try runDewrap(["--strict", "-"], stdin: source)
+        #expect(strict.status == 1)
+        #expect(strict.stdout.isEmpty)
+        #expect(strict.stderr.hasPrefix("<stdin>:2:16: error: cannot lower 'tab'"))
+    }
+
     @Test func reportsLexicalProblemsAsWarningsWithLineAndColumn() throws {
         let outcome = try runDewrap(["-"], stdin: Array("let a = 1\nlet s = \"open\n".utf8))
         #expect(outcome.status == 0)

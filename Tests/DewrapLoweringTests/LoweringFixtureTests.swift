@@ -32,6 +32,13 @@ struct LoweringFixtureTests {
         #expect(String(decoding: again.output, as: UTF8.self) == String(decoding: expected, as: UTF8.self))
     }
 
+    @Test func typeCheckingCanFail() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("dewrap-broken-\(UUID().uuidString).swift")
+        try Data("import SwiftUI\nlet wrong: Binding<Int> = 3\n".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        #expect(Compiler.typeCheck(file).contains("error:"))
+    }
+
     @Test(arguments: cases)
     func inputAndGoldenTypeCheck(_ name: String) {
         #expect(Compiler.typeCheck(Fixtures.url(name, ".swift")) == "")
