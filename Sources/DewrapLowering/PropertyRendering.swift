@@ -28,19 +28,75 @@ func renderProperty(
     if let storageInitializer { storage += " = " + storageInitializer }
 
     let setterKeyword = container == .struct && property.wrapper.setter == .nonmutating ? "nonmutating set" : "set"
+    let storageName = "_" + property.name
     var computed = (keptAttributes + modifiers).map { $0 + " " }.joined() + "var \(property.name): \(property.valueType) {" + eol
-    computed += indent + unit + "get { _\(property.name).wrappedValue }" + eol
+    computed += indent + unit + "get { \(storageName).wrappedValue }" + eol
+    var helpers: [String] = []
     if property.wrapper.setter != .none {
-        computed += indent + unit + "\(setterKeyword) { _\(property.name).wrappedValue = newValue }" + eol
+        if property.willSet == nil && property.didSet == nil {
+            computed += indent + unit + "\(setterKeyword) { \(storageName).wrappedValue = newValue }" + eol
+        } else {
+            // old value (only when didSet uses it), willSet, store, didSet; the
+            // observer bodies become helper methods so that `return` keeps its meaning.
+            let step = indent + unit + unit
+            computed += indent + unit + "\(setterKeyword) {" + eol
+            let helperKeyword = container == .struct && property.wrapper.setter == .mutating ? "private mutating func" : "private func"
+            var oldName: String?
+            if let didSet = property.didSet {
+                oldName = observerParameter(didSet, context: context) ?? (mentions(didSet, "oldValue", context: context) ? "oldValue" : nil)
+                if let oldName { computed += step + "let \(oldName) = \(storageName).wrappedValue" + eol }
+            }
+            if let willSet = property.willSet {
+                let parameter = observerParameter(willSet, context: context) ?? "newValue"
+                computed += step + "\(storageName)_willSet(newValue)" + eol
+                helpers.append("\(helperKeyword) \(storageName)_willSet(_ \(parameter): \(property.valueType)) " + outdented(context.text(blockSpan(willSet)), by: unit, eol: eol))
+            }
+            computed += step + "\(storageName).wrappedValue = newValue" + eol
+            if let didSet = property.didSet {
+                if let oldName {
+                    computed += step + "\(storageName)_didSet(\(oldName))" + eol
+                    helpers.append("\(helperKeyword) \(storageName)_didSet(_ \(oldName): \(property.valueType)) " + outdented(context.text(blockSpan(didSet)), by: unit, eol: eol))
+                } else {
+                    computed += step + "\(storageName)_didSet()" + eol
+                    helpers.append("\(helperKeyword) \(storageName)_didSet() " + outdented(context.text(blockSpan(didSet)), by: unit, eol: eol))
+                }
+            }
+            computed += indent + unit + "}" + eol
+        }
     }
     computed += indent + "}"
 
     var lines = [storage, computed]
     if let projected = property.wrapper.projectedType {
         let access = property.access.map { ($0 == "open" ? "public" : $0) + " " } ?? ""
-        lines.append(spi + access + "var _$\(property.name): \(projected(property.storageValueType)) { _\(property.name).projectedValue }")
+        lines.append(spi + access + "var _$\(property.name): \(projected(property.storageValueType)) { \(storageName).projectedValue }")
     }
-    return lines.joined(separator: eol + indent)
+    return (lines + helpers).joined(separator: eol + indent)
+}
+
+/// The name in `didSet(old)` / `willSet(new)`, if written.
+private func observerParameter(_ accessor: Accessor, context: SourceContext) -> String? {
+    guard let parameter = accessor.parameter, parameter.upper - parameter.lower == 3 else { return nil }
+    return context.text(parameter.lower + 1)
+}
+
+private func mentions(_ accessor: Accessor, _ name: String, context: SourceContext) -> Bool {
+    guard let body = accessor.body, let close = body.close else { return false }
+    return (body.open..<close).contains { context.tree.tokens[$0].kind == .identifier && context.text($0) == name }
+}
+
+/// An observer body moved one level out (from inside the property to beside it):
+/// each line after the first loses one indentation unit, if it has one.
+private func outdented(_ text: String, by unit: String, eol: String) -> String {
+    let lines = text.split(separator: Character(eol), omittingEmptySubsequences: false).map(String.init)
+    return ([lines[0]] + lines.dropFirst().map { $0.hasPrefix(unit) ? String($0.dropFirst(unit.count)) : $0 })
+        .joined(separator: eol)
+}
+
+/// The accessor's `{ … }`.
+private func blockSpan(_ accessor: Accessor) -> TokenSpan {
+    let body = accessor.body!
+    return TokenSpan(body.open, (body.close ?? body.open) + 1)
 }
 
 /// `W(wrappedValue: e)` for `= e`, `W(wrappedValue: nil)` for an Optional without one (V-1, V-3a).

@@ -19,6 +19,9 @@ struct WrappedProperty {
     var isStatic: Bool
     /// The declaration sits in a `#if` branch.
     var inIfConfig: Bool
+    /// `willSet` and `didSet` observers.
+    var willSet: Accessor?
+    var didSet: Accessor?
 
     /// The storage gets a value at its declaration (V-1, V-3a).
     var storageInitializedAtDeclaration: Bool {
@@ -89,12 +92,18 @@ func analyzeProperty(
     for word in ["lazy", "weak", "unowned"] where modifiers.contains(word) {
         return .leave(Diagnostic(.error, at: nameOffset, "property '\(name)' with a wrapper cannot also be \(word)"))
     }
+    var willSet: Accessor?
+    var didSet: Accessor?
     if let accessors = binding.accessors {
-        if case .accessors(let list) = accessors.content,
-           list.allSatisfy({ ["willSet", "didSet"].contains(context.text($0.keyword)) }) {
-            return .leave(Diagnostic(.warning, at: nameOffset, "cannot lower '\(name)': observers on a wrapped property are not supported yet"))
+        guard case .accessors(let list) = accessors.content,
+              list.allSatisfy({ ["willSet", "didSet"].contains(context.text($0.keyword)) }) else {
+            return .leave(Diagnostic(.error, at: attributeOffset, "property wrapper cannot be applied to a computed property"))
         }
-        return .leave(Diagnostic(.error, at: attributeOffset, "property wrapper cannot be applied to a computed property"))
+        willSet = list.first { context.text($0.keyword) == "willSet" }
+        didSet = list.first { context.text($0.keyword) == "didSet" }
+        if willSet?.body == nil && willSet != nil || didSet?.body == nil && didSet != nil {
+            return .leave(Diagnostic(.error, at: nameOffset, "expected '{' to start an observer body"))
+        }
     }
     guard container == .struct || container == .class || container == .actor else {
         return .leave(Diagnostic(.warning, at: nameOffset, "cannot lower '\(name)': static wrapped properties are not supported yet"))
@@ -131,7 +140,7 @@ func analyzeProperty(
     return .lower(WrappedProperty(
         declaration: declaration, binding: binding, wrapper: wrapper, attribute: attribute, name: name, nameToken: nameToken,
         valueType: valueType, storageValueType: storageValueType, isOptional: isOptional, initializer: binding.initializer,
-        access: access, isStatic: isStatic, inIfConfig: inIfConfig))
+        access: access, isStatic: isStatic, inIfConfig: inIfConfig, willSet: willSet, didSet: didSet))
 }
 
 /// An attribute that might be another property wrapper (a capitalized name
