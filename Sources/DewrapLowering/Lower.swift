@@ -115,21 +115,21 @@ struct FileLowering {
         case .protocol: container = .protocol
         case .extension: container = .extension
         }
-        var members: [(VariableDecl, Bool)] = []
+        var members: [(VariableDecl, Placement?)] = []
         var initializers: [FunctionDecl] = []
-        collectMembers(body.items, inIfConfig: false, into: &members, initializers: &initializers)
+        collectMembers(body.items, placement: nil, into: &members, initializers: &initializers)
 
         var properties: [WrappedProperty] = []
         var stored: [StoredProperty] = []
         var blocked = false
         var otherWrapper: Attribute?
-        for (declaration, inIfConfig) in members {
-            switch analyzeProperty(declaration, in: container, inIfConfig: inIfConfig, context: context) {
+        for (declaration, placement) in members {
+            switch analyzeProperty(declaration, in: container, placement: placement, context: context) {
             case .lower(let property):
                 properties.append(property)
                 stored.append(StoredProperty(
                     name: property.name, declaration: declaration, binding: property.binding, wrapped: property,
-                    type: property.valueType, isLet: false, access: property.access, inIfConfig: inIfConfig))
+                    type: property.valueType, isLet: false, access: property.access, placement: placement))
             case .leave(let diagnostic):
                 diagnostics.append(diagnostic)
                 blocked = true
@@ -138,7 +138,7 @@ struct FileLowering {
                 if otherWrapper == nil {
                     otherWrapper = declaration.prefix.attributes.first { isUnknownWrapperCandidate($0, context: context) }
                 }
-                stored += plainStoredProperties(declaration, inIfConfig: inIfConfig)
+                stored += plainStoredProperties(declaration, placement: placement)
             }
         }
         guard !properties.isEmpty else { return nil }
@@ -176,17 +176,19 @@ struct FileLowering {
     }
 
     private func collectMembers(
-        _ items: [Item], inIfConfig: Bool, into members: inout [(VariableDecl, Bool)], initializers: inout [FunctionDecl]
+        _ items: [Item], placement: Placement?, into members: inout [(VariableDecl, Placement?)],
+        initializers: inout [FunctionDecl]
     ) {
         for item in items {
             switch item {
             case .variable(let variable):
-                members.append((variable, inIfConfig))
+                members.append((variable, placement))
             case .function(let function) where function.kind == .initializer:
                 initializers.append(function)
             case .ifConfig(let ifConfig):
-                for clause in ifConfig.clauses {
-                    collectMembers(clause.items, inIfConfig: true, into: &members, initializers: &initializers)
+                for (index, clause) in ifConfig.clauses.enumerated() {
+                    let inner = Placement(region: ifConfig, clause: index, nested: placement != nil)
+                    collectMembers(clause.items, placement: inner, into: &members, initializers: &initializers)
                 }
             default:
                 continue
@@ -195,7 +197,7 @@ struct FileLowering {
     }
 
     /// The stored properties of a declaration without a catalog wrapper.
-    private func plainStoredProperties(_ declaration: VariableDecl, inIfConfig: Bool) -> [StoredProperty] {
+    private func plainStoredProperties(_ declaration: VariableDecl, placement: Placement?) -> [StoredProperty] {
         let modifiers = declaration.prefix.modifiers.map { context.text($0.keyword) }
         guard !modifiers.contains("static") && !modifiers.contains("class") else { return [] }
         let accessWords = ["public", "private", "fileprivate", "internal", "open", "package"]
@@ -219,7 +221,7 @@ struct FileLowering {
             if binding.name == nil || modifiers.contains("lazy") { type = nil }
             result.append(StoredProperty(
                 name: context.text(binding.pattern), declaration: declaration, binding: binding, wrapped: nil, type: type,
-                isLet: isLet, access: access, inIfConfig: inIfConfig))
+                isLet: isLet, access: access, placement: placement))
         }
         return result
     }

@@ -10,7 +10,7 @@ struct StoredProperty {
     var type: String?
     var isLet: Bool
     var access: String?
-    var inIfConfig: Bool
+    var placement: Placement?
 
     /// Has an initial value or is default-initialized (M-7).
     var isInitializedAtDeclaration: Bool {
@@ -45,18 +45,59 @@ func planMemberwiseInit(
     type: TypeDecl, stored: [StoredProperty], sendable: SendableOracle, context: SourceContext
 ) -> MemberwiseOutcome {
     let tree = context.tree
-    if let conditional = stored.first(where: { $0.inIfConfig }) {
-        return .impossible(Diagnostic(.warning, at: tree.tokens[conditional.declaration.keyword].start,
-            "cannot lower '\(context.text(type.name))': its memberwise initializer would depend on '#if' branches, which is not supported yet"))
+    let regions = stored.compactMap(\.placement)
+    if let nested = regions.first(where: \.nested) ?? regions.first(where: { $0.region.span != regions[0].region.span }) {
+        return .impossible(Diagnostic(.warning, at: tree.tokens[nested.region.span.lower].start,
+            "cannot lower '\(context.text(type.name))': its memberwise initializer would depend on more than one '#if' region, which is not supported yet"))
     }
     if let untyped = stored.first(where: { $0.type == nil && ($0.isIncluded || $0.binding.initializer == nil) }) {
         return .impossible(Diagnostic(.warning, at: tree.tokens[untyped.binding.pattern.lower].start,
             "cannot lower '\(untyped.name)': its type cannot be read from the source; add a type annotation"))
     }
-    guard let last = stored.last else {
+    guard let first = stored.first else {
         return .impossible(Diagnostic(.warning, at: tree.tokens[type.keyword].start, "cannot lower '\(context.text(type.name))'"))
     }
-    let indent = context.indentation(of: stored[0].declaration.prefix.start)
+    let indent = context.indentation(of: first.declaration.prefix.start)
+    let eol = context.lineEnding
+    var end = tree.tokens[stored.last!.declaration.span.upper - 1].end
+    var text = ""
+    var stripped: [Edit] = []
+    var strippedWrapped: Set<String> = []
+    if let region = regions.first?.region {
+        // M-9: one init per configuration, under the same `#if` structure, after the region.
+        end = max(end, tree.tokens[region.span.upper - 1].end)
+        let directiveIndent = context.indentation(of: region.span.lower)
+        var clauses = region.clauses.enumerated().map { index, clause in
+            (directive: context.text(TokenSpan(clause.keyword, clause.condition?.upper ?? clause.keyword + 1)), index: Optional(index))
+        }
+        if !region.clauses.contains(where: { $0.condition == nil }) { clauses.append((directive: "#else", index: nil)) }
+        text = eol
+        for clause in clauses {
+            let configuration = stored.filter { $0.placement == nil || $0.placement?.clause == clause.index }
+            let rendered = renderInits(type: type, stored: configuration, indent: indent, sendable: sendable, context: context)
+            text += eol + directiveIndent + clause.directive + rendered.text
+            stripped += rendered.stripped
+            strippedWrapped.formUnion(rendered.strippedWrapped)
+        }
+        text += eol + directiveIndent + "#endif"
+        // Unconditional properties appear in every configuration: strip them once.
+        var seen = Set<Int>()
+        stripped = stripped.filter { seen.insert($0.start).inserted }
+    } else {
+        (text, stripped, strippedWrapped) = renderInits(type: type, stored: stored, indent: indent, sendable: sendable, context: context)
+        text = eol + text
+    }
+    return .plan(MemberwisePlan(
+        insertion: Edit(start: end, end: end, text: Array(text.utf8)), strippedInitializers: stripped,
+        strippedWrapped: strippedWrapped))
+}
+
+/// `init()` (M-7, when it exists) and the memberwise init for one set of
+/// stored properties, each on its own lines after a line break.
+private func renderInits(
+    type: TypeDecl, stored: [StoredProperty], indent: String, sendable: SendableOracle, context: SourceContext
+) -> (text: String, stripped: [Edit], strippedWrapped: Set<String>) {
+    let tree = context.tree
     let unit = context.indentUnit
     let eol = context.lineEnding
 
@@ -123,13 +164,10 @@ func planMemberwiseInit(
     var text = ""
     // M-7: `init()` too, when every stored property has a value without arguments.
     if stored.allSatisfy(\.isInitializedAtDeclaration) && !parameters.isEmpty {
-        text += eol + eol + render("\(access)\(nonisolated)init()", defaultBody)
+        text += eol + render("\(access)\(nonisolated)init()", defaultBody) + eol
     }
-    text += eol + eol + render("\(access)\(nonisolated)init(\(parameters.joined(separator: ", ")))", body)
-    let end = tree.tokens[last.declaration.span.upper - 1].end
-    return .plan(MemberwisePlan(
-        insertion: Edit(start: end, end: end, text: Array(text.utf8)), strippedInitializers: stripped,
-        strippedWrapped: strippedWrapped))
+    text += eol + render("\(access)\(nonisolated)init(\(parameters.joined(separator: ", ")))", body)
+    return (text, stripped, strippedWrapped)
 }
 
 /// `@MainActor` on the type, or a `View` conformance (I-3).

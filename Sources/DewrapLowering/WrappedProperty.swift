@@ -17,8 +17,8 @@ struct WrappedProperty {
     /// The getter's access keyword (`public` for `public private(set)`), if written.
     var access: String?
     var isStatic: Bool
-    /// The declaration sits in a `#if` branch.
-    var inIfConfig: Bool
+    /// The `#if` branch the declaration sits in, if any.
+    var placement: Placement?
     /// `willSet` and `didSet` observers.
     var willSet: Accessor?
     var didSet: Accessor?
@@ -35,6 +35,14 @@ struct WrappedProperty {
     var isBelowInternal: Bool { access == "private" || access == "fileprivate" }
 }
 
+/// Where a member sits in a `#if` region: the region and the branch.
+struct Placement {
+    var region: IfConfig
+    var clause: Int
+    /// Inside a `#if` that is itself inside one.
+    var nested: Bool
+}
+
 /// What the analysis says about one variable declaration.
 enum PropertyVerdict {
     case notWrapped
@@ -49,7 +57,7 @@ enum ContainerKind {
 
 /// Reads a member `var` with a catalog wrapper, or says why it stays as written.
 func analyzeProperty(
-    _ declaration: VariableDecl, in container: ContainerKind, inIfConfig: Bool, context: SourceContext
+    _ declaration: VariableDecl, in container: ContainerKind, placement: Placement?, context: SourceContext
 ) -> PropertyVerdict {
     let tree = context.tree
     let wrappers = declaration.prefix.attributes.compactMap { attribute -> (Attribute, WrapperInfo)? in
@@ -140,7 +148,7 @@ func analyzeProperty(
     return .lower(WrappedProperty(
         declaration: declaration, binding: binding, wrapper: wrapper, attribute: attribute, name: name, nameToken: nameToken,
         valueType: valueType, storageValueType: storageValueType, isOptional: isOptional, initializer: binding.initializer,
-        access: access, isStatic: isStatic, inIfConfig: inIfConfig, willSet: willSet, didSet: didSet))
+        access: access, isStatic: isStatic, placement: placement, willSet: willSet, didSet: didSet))
 }
 
 /// An attribute that might be another property wrapper (a capitalized name
