@@ -147,7 +147,8 @@ struct InitializerRewrite {
             return
         }
         guard property.wrapper.hasInitWrappedValue else {
-            diagnostics.append(Diagnostic(.error, at: tokens[span.lower].start, "'self' used before all stored properties are initialized"))
+            // Where swiftc puts it: at the `=`.
+            diagnostics.append(Diagnostic(.error, at: tokens[i + 1].start, "'self' used before all stored properties are initialized"))
             return
         }
         let value = context.text(TokenSpan(i + 2, span.upper))

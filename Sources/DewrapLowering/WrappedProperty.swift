@@ -100,6 +100,20 @@ func analyzeProperty(
     for word in ["lazy", "weak", "unowned"] where modifiers.contains(word) {
         return .leave(Diagnostic(.error, at: nameOffset, "property '\(name)' with a wrapper cannot also be \(word)"))
     }
+    if modifiers.contains("override") {
+        return .leave(Diagnostic(.error, at: nameOffset, "property '\(name)' with attached wrapper cannot override another property"))
+    }
+    if modifiers.contains("class") {
+        return .leave(Diagnostic(.error, at: nameOffset, "class stored properties not supported in classes; did you mean 'static'?"))
+    }
+    if let unavailable = declaration.prefix.attributes.first(where: { attribute in
+        context.text(attribute.name.lower) == "available" && attribute.arguments.map { arguments in
+            (arguments.lower..<arguments.upper).contains { ["unavailable", "introduced"].contains(context.text($0)) }
+        } == true
+    }) {
+        return .leave(Diagnostic(.error, at: tree.tokens[unavailable.name.lower].start,
+            "stored properties cannot be marked unavailable with '@available'"))
+    }
     var willSet: Accessor?
     var didSet: Accessor?
     if let accessors = binding.accessors {
