@@ -125,6 +125,8 @@ struct FileLowering {
         var otherWrapper: Attribute?
         for (declaration, placement) in members {
             switch analyzeProperty(declaration, in: container, placement: placement, context: context) {
+            case .lower(let property) where property.isStatic:
+                properties.append(property)
             case .lower(let property):
                 properties.append(property)
                 stored.append(StoredProperty(
@@ -249,7 +251,7 @@ struct FileLowering {
             result.append(memberwise.insertion)
         }
         if !plan.initializers.isEmpty {
-            let wrapped = Dictionary(plan.properties.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+            let wrapped = Dictionary(plan.properties.filter { !$0.isStatic }.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
             let required = Set(plan.stored.filter { !$0.isInitializedAtDeclaration }.map(\.name))
             var rewrite = InitializerRewrite(
                 context: context, required: required, wrapped: wrapped,

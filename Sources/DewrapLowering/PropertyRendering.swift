@@ -24,10 +24,13 @@ func renderProperty(
     }
     let spi = spiAttributes.map { $0 + " " }.joined()
 
-    var storage = spi + (container == .class ? "final private " : "private ") + "var _\(property.name): \(property.storageType)"
+    // S-1: `private`, `final private` in a class, `private static` for a static property.
+    let storageModifiers = property.isStatic ? "private static " : container == .class ? "final private " : "private "
+    var storage = spi + storageModifiers + "var _\(property.name): \(property.storageType)"
     if let storageInitializer { storage += " = " + storageInitializer }
 
-    let setterKeyword = container == .struct && property.wrapper.setter == .nonmutating ? "nonmutating set" : "set"
+    // `nonmutating` only on instance properties of value types.
+    let setterKeyword = container == .struct && !property.isStatic && property.wrapper.setter == .nonmutating ? "nonmutating set" : "set"
     let storageName = "_" + property.name
     var computed = (keptAttributes + modifiers).map { $0 + " " }.joined() + "var \(property.name): \(property.valueType) {" + eol
     computed += indent + unit + "get { \(storageName).wrappedValue }" + eol
@@ -40,7 +43,8 @@ func renderProperty(
             // observer bodies become helper methods so that `return` keeps its meaning.
             let step = indent + unit + unit
             computed += indent + unit + "\(setterKeyword) {" + eol
-            let helperKeyword = container == .struct && property.wrapper.setter == .mutating ? "private mutating func" : "private func"
+            let helperKeyword = property.isStatic ? "private static func"
+                : container == .struct && property.wrapper.setter == .mutating ? "private mutating func" : "private func"
             var oldName: String?
             if let didSet = property.didSet {
                 oldName = observerParameter(didSet, context: context) ?? (mentions(didSet, "oldValue", context: context) ? "oldValue" : nil)
@@ -69,7 +73,8 @@ func renderProperty(
     var lines = [storage, computed]
     if let projected = property.wrapper.projectedType {
         let access = property.access.map { ($0 == "open" ? "public" : $0) + " " } ?? ""
-        lines.append(spi + access + "var _$\(property.name): \(projected(property.storageValueType)) { \(storageName).projectedValue }")
+        let staticKeyword = property.isStatic ? "static " : ""
+        lines.append(spi + access + staticKeyword + "var _$\(property.name): \(projected(property.storageValueType)) { \(storageName).projectedValue }")
     }
     return (lines + helpers).joined(separator: eol + indent)
 }

@@ -127,11 +127,9 @@ func analyzeProperty(
             return .leave(Diagnostic(.error, at: nameOffset, "expected '{' to start an observer body"))
         }
     }
-    guard container == .struct || container == .class || container == .actor else {
-        return .leave(Diagnostic(.warning, at: nameOffset, "cannot lower '\(name)': static wrapped properties are not supported yet"))
-    }
-    if isStatic {
-        return .leave(Diagnostic(.warning, at: nameOffset, "cannot lower '\(name)': static wrapped properties are not supported yet"))
+    if container == .protocol {
+        // `static` in a protocol extension or requirement: not stored, not lowered.
+        return .leave(Diagnostic(.warning, at: nameOffset, "cannot lower '\(name)': wrapped properties in protocols are not supported"))
     }
     if attribute.arguments != nil {
         return .leave(Diagnostic(.warning, at: attributeOffset, "cannot lower '\(name)': wrapper attribute arguments are not supported yet"))
