@@ -81,11 +81,17 @@ struct FileLowering {
         // `$x` becomes `_$x` for every lowered name (D-1…D-3), unless a `$x`
         // closure parameter declares it or a same-named property stays wrapped.
         let lowered = Set(plans.flatMap { $0.properties.map(\.name) }).subtracting(leftNames)
+        let localWrapped = localWrappedNameTokens(types: types)
         for reference in context.tree.dollarReferences {
             let name = String(context.text(reference.token).dropFirst())
             guard lowered.contains(name) else { continue }
-            let declaredHere = context.tree.visibleNames(at: reference.token).contains { $0.kind == .closureParameter && context.text($0.token) == "$" + name }
-            if declaredHere { continue }
+            let visible = context.tree.visibleNames(at: reference.token)
+            if visible.contains(where: { $0.kind == .closureParameter && context.text($0.token) == "$" + name }) { continue }
+            // D-2: a local wrapped variable `x` in scope owns an unqualified `$x`.
+            if reference.qualifier == .none,
+               let nearest = visible.first(where: { context.text($0.token) == name }), localWrapped.contains(nearest.token) {
+                continue
+            }
             let token = context.tree.tokens[reference.token]
             context.tokenEdits.append(Edit(start: token.start, end: token.end, text: Array(("_$" + name).utf8)))
         }
@@ -99,6 +105,24 @@ struct FileLowering {
         edits = mainEdits + context.tokenEdits.filter { tokenEdit in
             !covered.contains { $0.start <= tokenEdit.start && tokenEdit.end <= $0.end }
         }
+    }
+
+    /// Name tokens of wrapped variables that are not type members (locals,
+    /// globals): their `$x` is theirs, not a member's.
+    private func localWrappedNameTokens(types: [TypeDecl]) -> Set<Int> {
+        var members = Set<Int>()
+        for type in types {
+            var declarations: [(VariableDecl, Placement?)] = []
+            var initializers: [FunctionDecl] = []
+            collectMembers(type.body?.items ?? [], placement: nil, into: &declarations, initializers: &initializers)
+            for (declaration, _) in declarations { members.insert(declaration.keyword) }
+        }
+        var result = Set<Int>()
+        context.tree.forEachItem { item in
+            guard case .variable(let variable) = item, !variable.prefix.attributes.isEmpty, !members.contains(variable.keyword) else { return }
+            for binding in variable.bindings { if let name = binding.name { result.insert(name) } }
+        }
+        return result
     }
 
     // MARK: Analysis
