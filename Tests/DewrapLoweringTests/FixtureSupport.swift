@@ -14,7 +14,7 @@ enum Fixtures {
     static func cases(in folders: [String]) -> [String] {
         folders.flatMap { folder in
             ((try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent(folder).path)) ?? [])
-                .filter { $0.hasSuffix(".swift") && !$0.hasSuffix(".expected.swift") }
+                .filter { $0.hasSuffix(".swift") && !$0.hasSuffix(".expected.swift") && !$0.hasSuffix(".driver.swift") }
                 .map { folder + "/" + $0.dropLast(".swift".count) }
         }.sorted()
     }
@@ -41,7 +41,7 @@ enum Compiler {
     static let standInFolder: URL? = {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dewrap-standin-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let result = run([
+        let result = swiftc([
             "-swift-version", "6", "-parse-as-library", "-emit-module", "-module-name", "SwiftUI",
             Fixtures.root.appendingPathComponent("standin/SwiftUI.swift").path,
             "-emit-module-path", folder.appendingPathComponent("SwiftUI.swiftmodule").path,
@@ -52,11 +52,12 @@ enum Compiler {
     /// The compiler's error lines for `file`; empty when it type-checks.
     static func typeCheck(_ file: URL) -> String {
         guard let standInFolder else { return "the SwiftUI stand-in did not build" }
-        let result = run(["-swift-version", "6", "-typecheck", "-I", standInFolder.path, file.path])
+        let result = swiftc(["-swift-version", "6", "-typecheck", "-I", standInFolder.path, file.path])
         return result.status == 0 ? "" : result.output
     }
 
-    private static func run(_ arguments: [String]) -> (status: Int32, output: String) {
+    /// Runs swiftc; the output keeps only its error lines.
+    static func swiftc(_ arguments: [String]) -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["swiftc"] + arguments
@@ -68,5 +69,52 @@ enum Compiler {
         process.waitUntilExit()
         let output = String(decoding: data, as: UTF8.self).split(separator: "\n").filter { $0.contains("error:") }.joined(separator: "\n")
         return (process.terminationStatus, output)
+    }
+}
+
+/// Builds a fixture and its driver into a program and runs it: the original
+/// and its lowering must print the same (SPEC: the compiler is the judge).
+enum Equivalence {
+    /// The stand-in as a static library and module, built once per run.
+    static let libraryFolder: URL? = {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dewrap-standin-lib-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let result = Compiler.swiftc([
+            "-swift-version", "6", "-parse-as-library", "-emit-library", "-static", "-emit-module", "-module-name", "SwiftUI",
+            Fixtures.root.appendingPathComponent("standin/SwiftUI.swift").path,
+            "-emit-module-path", folder.appendingPathComponent("SwiftUI.swiftmodule").path,
+            "-o", folder.appendingPathComponent("libSwiftUI.a").path,
+        ])
+        return result.status == 0 ? folder : nil
+    }()
+
+    /// What the program built from `source` and `driver` printed, or why it could not run.
+    static func run(source: [UInt8], driver: URL) -> String {
+        guard let library = libraryFolder else { return "the SwiftUI stand-in library did not build" }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dewrap-equivalence-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data(source).write(to: folder.appendingPathComponent("Fixture.swift"))
+            try FileManager.default.copyItem(at: driver, to: folder.appendingPathComponent("main.swift"))
+        } catch {
+            return "cannot prepare the build: \(error)"
+        }
+        let program = folder.appendingPathComponent("program")
+        let build = Compiler.swiftc([
+            "-swift-version", "6", "-I", library.path, "-L", library.path, "-lSwiftUI",
+            folder.appendingPathComponent("Fixture.swift").path, folder.appendingPathComponent("main.swift").path,
+            "-o", program.path,
+        ])
+        guard build.status == 0 else { return "build failed:\n" + build.output }
+        let process = Process()
+        process.executableURL = program
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        do { try process.run() } catch { return "cannot run: \(error)" }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self) + (process.terminationStatus == 0 ? "" : "exit status \(process.terminationStatus)\n")
     }
 }

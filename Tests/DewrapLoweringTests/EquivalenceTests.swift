@@ -1,0 +1,48 @@
+import DewrapLowering
+import Foundation
+import Testing
+
+/// Every fixture with a `<case>.driver.swift` is built twice, as written and
+/// lowered, against the same SwiftUI stand-in, run, and the two outputs
+/// (driver prints plus the stand-in's wrapper trace) must be identical.
+struct EquivalenceTests {
+    static let cases = Fixtures.cases(in: ["examples", "lowering"]).filter {
+        FileManager.default.fileExists(atPath: Fixtures.url($0, ".driver.swift").path)
+    }
+
+    @Test func thereAreDrivers() {
+        #expect(Self.cases.count >= 10)
+    }
+
+    @Test(arguments: cases)
+    func originalAndLoweringBehaveTheSame(_ name: String) throws {
+        let input = try Fixtures.read(name, ".swift")
+        let driver = Fixtures.url(name, ".driver.swift")
+        let original = Equivalence.run(source: input, driver: driver)
+        let lowered = Equivalence.run(source: lower(input, fileName: name).output, driver: driver)
+        #expect(!original.isEmpty && !original.contains("build failed") && !original.contains("exit status"), "\(original)")
+        #expect(lowered == original)
+    }
+
+    /// The harness must be able to fail: a lowering whose setter forgets to
+    /// store (a plausible bug) is told apart from the original.
+    @Test func aWrongLoweringIsCaught() throws {
+        let input = try Fixtures.read("lowering/Counter", ".swift")
+        let right = String(decoding: lower(input, fileName: "Counter").output, as: UTF8.self)
+        let wrong = right.replacingOccurrences(of: "nonmutating set { _value.wrappedValue = newValue }", with: "nonmutating set { _ = newValue }")
+        #expect(wrong != right)
+        let driver = Fixtures.url("lowering/Counter", ".driver.swift")
+        #expect(Equivalence.run(source: Array(wrong.utf8), driver: driver) != Equivalence.run(source: input, driver: driver))
+    }
+
+    /// N-2: assigning through the setter in an init, instead of initializing
+    /// the storage, does not even build; the runner reports it.
+    @Test func theSetterInsteadOfReinitializationIsCaught() throws {
+        let input = try Fixtures.read("lowering/Initializers", ".swift")
+        let right = String(decoding: lower(input, fileName: "Initializers").output, as: UTF8.self)
+        let wrong = right.replacingOccurrences(of: "self._count = State(wrappedValue: count)", with: "self.count = count")
+        #expect(wrong != right)
+        let driver = Fixtures.url("lowering/Initializers", ".driver.swift")
+        #expect(Equivalence.run(source: Array(wrong.utf8), driver: driver).contains("build failed"))
+    }
+}
