@@ -34,7 +34,7 @@ struct SendableOracle {
                 } else if isPublic || type.genericParameters != nil || inherits.contains("View") {
                     types[name] = .some(nil)
                 } else {
-                    types[name] = .some(storedTypes(of: body.items, isEnum: type.kind == .enum, context: context))
+                    types[name] = .some(storedTypes(of: body.items, context: context))
                 }
             default:
                 types[name] = .some(nil)
@@ -78,7 +78,7 @@ struct SendableOracle {
 
 /// The types of the stored properties (or enum payloads) of a same-file type;
 /// nil when one of them has no written or certain type.
-private func storedTypes(of items: [Item], isEnum: Bool, context: SourceContext) -> [String]? {
+private func storedTypes(of items: [Item], context: SourceContext) -> [String]? {
     var types: [String] = []
     for item in items {
         switch item {
@@ -107,7 +107,6 @@ private func storedTypes(of items: [Item], isEnum: Bool, context: SourceContext)
             continue
         }
     }
-    _ = isEnum
     return types
 }
 

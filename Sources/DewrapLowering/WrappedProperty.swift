@@ -71,10 +71,12 @@ func analyzeProperty(
     }
     guard let (attribute, wrapper) = wrappers.first else { return .notWrapped }
     let attributeOffset = tree.tokens[attribute.atSign].start
-    guard wrappers.count == 1, declaration.prefix.attributes.count == declaration.prefix.attributes.filter({ a in
-        !isUnknownWrapperCandidate(a, context: context) || a.atSign == attribute.atSign
-    }).count else {
-        return .leave(Diagnostic(.warning, at: attributeOffset, "cannot lower '\(context.text(declaration.bindings.first?.pattern ?? TokenSpan(0, 0)))': composed property wrappers are not supported yet"))
+    let otherWrappers = declaration.prefix.attributes.filter {
+        $0.atSign != attribute.atSign && isUnknownWrapperCandidate($0, context: context)
+    }
+    guard wrappers.count == 1, otherWrappers.isEmpty else {
+        let name = declaration.bindings.first.map { context.text($0.pattern) } ?? ""
+        return .leave(Diagnostic(.warning, at: attributeOffset, "cannot lower '\(name)': composed property wrappers are not supported yet"))
     }
     let keyword = context.text(declaration.keyword)
     guard keyword == "var" else {

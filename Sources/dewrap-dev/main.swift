@@ -1,7 +1,8 @@
 // Developer checks that are not part of the product:
 //   dewrap-dev roundtrip PATH…        lossless lexing and identity lowering over a corpus
 //   dewrap-dev bench-lexer [--runs N] PATH…   lexer and lexer+parser throughput in MB/s (release build)
-//   dewrap-dev parse PATH…            parser diagnostics (none on code that compiles) and throughput
+//   dewrap-dev parse PATH…            parser diagnostics (none on code that compiles) and throughput;
+//                                     SHOW=N prints the first N diagnostics (default 40)
 //   dewrap-dev attributes PATH…       attributed `var`s per attribute name: parser vs. a token scan
 // PATH is a .swift file or a folder searched recursively for them.
 import Foundation
