@@ -129,15 +129,21 @@ extension ParserState {
 
     // MARK: Branches and loops
 
-    private mutating func parseIf(_ statement: inout Statement) {
-        statement.kind = .if
+    /// `keyword conditions { body }` in a clause scope: the body (and later
+    /// conditions) see the names the conditions bind.
+    private mutating func parseConditionalBody(_ statement: inout Statement, after keyword: String) {
         let clause = pushScope(.clause, at: index)
         advance()
         let (spans, names) = parseConditions()
         statement.conditions = spans
         for name in names { declare(name.token, .binding, visibleFrom: name.visibleFrom) }
-        if let body = expectBody(after: "if") { statement.blocks.append(body) }
+        if let body = expectBody(after: keyword) { statement.blocks.append(body) }
         popScope(clause, end: end)
+    }
+
+    private mutating func parseIf(_ statement: inout Statement) {
+        statement.kind = .if
+        parseConditionalBody(&statement, after: "if")
         guard consume(.else) != nil else { return }
         if at(.if) {
             statement.elseIf.append(parseStatement())
@@ -161,13 +167,7 @@ extension ParserState {
 
     private mutating func parseWhile(_ statement: inout Statement) {
         statement.kind = .while
-        let clause = pushScope(.clause, at: index)
-        advance()
-        let (spans, names) = parseConditions()
-        statement.conditions = spans
-        for name in names { declare(name.token, .binding, visibleFrom: name.visibleFrom) }
-        if let body = expectBody(after: "while") { statement.blocks.append(body) }
-        popScope(clause, end: end)
+        parseConditionalBody(&statement, after: "while")
     }
 
     private mutating func parseRepeat(_ statement: inout Statement) {
