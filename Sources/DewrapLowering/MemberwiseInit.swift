@@ -164,9 +164,9 @@ private func renderInits(
     var text = ""
     // M-7: `init()` too, when every stored property has a value without arguments.
     if stored.allSatisfy(\.isInitializedAtDeclaration) && !parameters.isEmpty {
-        text += eol + render("\(access)\(nonisolated)init()", defaultBody) + eol
+        text += eol + render("\(nonisolated)\(access)init()", defaultBody) + eol
     }
-    text += eol + render("\(access)\(nonisolated)init(\(parameters.joined(separator: ", ")))", body)
+    text += eol + render("\(nonisolated)\(access)init(\(parameters.joined(separator: ", ")))", body)
     return (text, stripped, strippedWrapped)
 }
 
@@ -176,13 +176,19 @@ func isGlobalActorIsolated(_ type: TypeDecl, context: SourceContext) -> Bool {
         || type.inheritance.contains { ["View", "SwiftUI.View"].contains(context.text($0)) }
 }
 
-/// Literals, collections of them, and inits of same-file types without
-/// global-actor isolation taking such arguments certainly run without an actor.
+/// Literals and collections of them, inits of the standard library's value
+/// types and of same-file types without global-actor isolation, members of
+/// their results (`Date().description`), and operators on all of these
+/// certainly run without an actor. A free function might not.
 private func isActorFree(_ span: TokenSpan, actorFreeTypes: Set<String>, context: SourceContext) -> Bool {
     let tokens = context.tree.tokens
     for i in span.lower..<span.upper {
         switch tokens[i].kind {
-        case .identifier where actorFreeTypes.contains(context.text(i)) && i + 1 < span.upper && tokens[i + 1].kind == .leftParen:
+        case .identifier where actorFreeTypes.contains(context.text(i)) || SendableOracle.standardValueTypes.contains(context.text(i)):
+            continue
+        case .identifier where i > span.lower && tokens[i - 1].kind == .period:
+            continue  // a member of an actor-free value or type
+        case .period where i > span.lower, .binaryOperator, .postfixQuestionMark, .exclamationMark:
             continue
         case .identifier where i + 1 < span.upper && tokens[i + 1].kind == .colon && i > span.lower
             && (tokens[i - 1].kind == .leftParen || tokens[i - 1].kind == .comma):

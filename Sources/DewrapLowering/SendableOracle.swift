@@ -10,7 +10,8 @@ struct SendableOracle {
     /// Same-file structs and enums without global-actor isolation: calling their inits needs no actor.
     private(set) var actorFreeTypes: Set<String> = []
 
-    private static let known: Set<String> = [
+    /// Value types of the standard library and Foundation: Sendable, with nonisolated inits and members.
+    static let standardValueTypes: Set<String> = [
         "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64", "Double", "Float",
         "Bool", "String", "Character", "Substring", "Date", "UUID", "URL", "Data", "Decimal", "Never", "Void",
     ]
@@ -68,7 +69,7 @@ struct SendableOracle {
             guard ["Optional", "Array", "Dictionary", "Set", "State", "Binding"].contains(base) else { return false }
             return arguments.allSatisfy { isSendable($0.trimmingSpaces, visiting: &visiting) }
         }
-        if Self.known.contains(type) { return true }
+        if Self.standardValueTypes.contains(type) { return true }
         guard let entry = fileTypes[type], let stored = entry, !visiting.contains(type) else { return false }
         visiting.insert(type)
         defer { visiting.remove(type) }

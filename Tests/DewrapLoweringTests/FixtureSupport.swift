@@ -56,8 +56,22 @@ enum Compiler {
         return result.status == 0 ? "" : result.output
     }
 
-    /// Runs swiftc; the output keeps only its error lines.
-    static func swiftc(_ arguments: [String]) -> (status: Int32, output: String) {
+    /// The initializers as `swiftc -print-ast` shows them, synthesized ones
+    /// included (SPEC "Oracle"): one signature per line, in order.
+    static func initializerSignatures(_ file: URL) -> String {
+        guard let standInFolder else { return "the SwiftUI stand-in did not build" }
+        let result = swiftc(["-swift-version", "6", "-print-ast", "-I", standInFolder.path, file.path], keepAll: true)
+        return result.output.split(separator: "\n").compactMap { line -> String? in
+            let trimmed = line.drop { $0 == " " }
+            // Declarations only: nothing but attributes and modifiers before `init(`.
+            guard let range = trimmed.range(of: "init("),
+                  !trimmed[..<range.lowerBound].contains(where: { "=.(".contains($0) }) else { return nil }
+            return String(trimmed.hasSuffix(" {") ? trimmed.dropLast(2) : trimmed)
+        }.joined(separator: "\n")
+    }
+
+    /// Runs swiftc; unless `keepAll`, the output keeps only its error lines.
+    static func swiftc(_ arguments: [String], keepAll: Bool = false) -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["swiftc"] + arguments
@@ -67,7 +81,8 @@ enum Compiler {
         do { try process.run() } catch { return (-1, "cannot run swiftc: \(error)") }
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        let output = String(decoding: data, as: UTF8.self).split(separator: "\n").filter { $0.contains("error:") }.joined(separator: "\n")
+        let text = String(decoding: data, as: UTF8.self)
+        let output = keepAll ? text : text.split(separator: "\n").filter { $0.contains("error:") }.joined(separator: "\n")
         return (process.terminationStatus, output)
     }
 }

@@ -32,6 +32,14 @@ struct LoweringFixtureTests {
         #expect(String(decoding: again.output, as: UTF8.self) == String(decoding: expected, as: UTF8.self))
     }
 
+    /// The written-out inits have the signature, access and isolation of the
+    /// compiler's own (M-3…M-5, M-7, I-4), as `-print-ast` shows both.
+    @Test(arguments: cases)
+    func initializersMatchTheCompilers(_ name: String) {
+        let original = Compiler.initializerSignatures(Fixtures.url(name, ".swift"))
+        #expect(original == Compiler.initializerSignatures(Fixtures.url(name, ".expected.swift")))
+    }
+
     @Test func typeCheckingCanFail() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("dewrap-broken-\(UUID().uuidString).swift")
         try Data("import SwiftUI\nlet wrong: Binding<Int> = 3\n".utf8).write(to: file)
