@@ -104,7 +104,7 @@ enum Equivalence {
     }()
 
     /// What the program built from `source` and `driver` printed, or why it could not run.
-    static func run(source: [UInt8], driver: URL) -> String {
+    static func run(source: [UInt8], driver: URL, swiftVersion: String = "6") -> String {
         guard let library = libraryFolder else { return "the SwiftUI stand-in library did not build" }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dewrap-equivalence-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -117,7 +117,7 @@ enum Equivalence {
         }
         let program = folder.appendingPathComponent("program")
         let build = Compiler.swiftc([
-            "-swift-version", "6", "-I", library.path, "-L", library.path, "-lSwiftUI",
+            "-swift-version", swiftVersion, "-I", library.path, "-L", library.path, "-lSwiftUI",
             folder.appendingPathComponent("Fixture.swift").path, folder.appendingPathComponent("main.swift").path,
             "-o", program.path,
         ])
