@@ -36,6 +36,17 @@ struct EquivalenceTests {
         #expect(Equivalence.run(source: lower(input, fileName: name).output, driver: driver, swiftVersion: "5") == original)
     }
 
+    /// The stand-in covers every wrapper of SPEC table T, `ForEach($items) { $item in }` included.
+    @Test func standInSupportsEveryWrapper() throws {
+        let output = Equivalence.run(source: try Fixtures.read("standin/Smoke", ".swift"), driver: Fixtures.url("standin/Smoke", ".driver.swift"))
+        #expect(output == """
+            Text(0 -1 5 0 0 0 en_US false 0 0 ) TextField(Item 1: one) TextField(Item 2: two) Button(Change)
+            will change
+            Text(1 -1 6 1 1 0 en_US true 0 1 ) TextField(Item 1: one) TextField(Item 2: TWO) Button(Change) 6
+
+            """)
+    }
+
     /// The harness must be able to fail: a lowering whose setter forgets to
     /// store (a plausible bug) is told apart from the original.
     @Test func aWrongLoweringIsCaught() throws {
