@@ -159,14 +159,19 @@ private func renderInits(
     let nonisolated = isolated && allSendable && initializersNeedNoActor ? "nonisolated " : ""
     func render(_ signature: String, _ lines: [String]) -> String {
         guard !lines.isEmpty else { return indent + signature + " {}" }
+        if context.lineDirectives != nil {
+            // One line, mapped to the struct's declaration.
+            return indent + signature + " { " + lines.joined(separator: "; ") + " }"
+        }
         return indent + signature + " {" + eol + lines.map { indent + unit + $0 + eol }.joined() + indent + "}"
     }
+    let newLine = context.lineBreak(mappedTo: context.line(of: type.keyword))
     var text = ""
     // M-7: `init()` too, when every stored property has a value without arguments.
     if stored.allSatisfy(\.isInitializedAtDeclaration) && !parameters.isEmpty {
-        text += eol + render("\(nonisolated)\(access)init()", defaultBody) + eol
+        text += newLine + render("\(nonisolated)\(access)init()", defaultBody) + (context.lineDirectives == nil ? eol : "")
     }
-    text += eol + render("\(nonisolated)\(access)init(\(parameters.joined(separator: ", ")))", body)
+    text += newLine + render("\(nonisolated)\(access)init(\(parameters.joined(separator: ", ")))", body)
     return (text, stripped, strippedWrapped)
 }
 

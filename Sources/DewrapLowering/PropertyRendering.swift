@@ -32,43 +32,49 @@ func renderProperty(
     // `nonmutating` only on instance properties of value types (A-2).
     let setterKeyword = container == .struct && !property.isStatic && property.wrapper.setter == .nonmutating ? "nonmutating set" : "set"
     let storageName = "_" + property.name
-    var computed = (keptAttributes + modifiers).map { $0 + " " }.joined() + "var \(property.name): \(property.valueType) {" + eol
-    computed += indent + unit + "get { \(storageName).wrappedValue }" + eol
-    var helpers: [String] = []
+    // In directive mode each generated declaration is one line, so that all of it maps to the original's line.
+    let compact = context.lineDirectives != nil
+    let open = compact ? " " : eol + indent + unit
+    let close = compact ? " " : eol + indent
+    var computed = (keptAttributes + modifiers).map { $0 + " " }.joined() + "var \(property.name): \(property.valueType) {" + open
+    computed += "get { \(storageName).wrappedValue }"
+    var helpers: [(text: String, line: Int)] = []
     if property.wrapper.setter != .none {
         if property.willSet == nil && property.didSet == nil {
-            computed += indent + unit + "\(setterKeyword) { \(storageName).wrappedValue = newValue }" + eol
+            computed += open + "\(setterKeyword) { \(storageName).wrappedValue = newValue }"
         } else {
             // A-5: old value (only when didSet uses it), willSet, store, didSet; the
             // observer bodies become helper methods so that `return` keeps its meaning.
-            let step = indent + unit + unit
-            computed += indent + unit + "\(setterKeyword) {" + eol
+            var steps: [String] = []
             let helperKeyword = property.isStatic ? "private static func"
                 : container == .struct && property.wrapper.setter == .mutating ? "private mutating func" : "private func"
             var oldName: String?
             if let didSet = property.didSet {
                 oldName = observerParameter(didSet, context: context) ?? (mentions(didSet, "oldValue", context: context) ? "oldValue" : nil)
-                if let oldName { computed += step + "let \(oldName) = \(storageName).wrappedValue" + eol }
+                if let oldName { steps.append("let \(oldName) = \(storageName).wrappedValue") }
             }
             if let willSet = property.willSet {
                 let parameter = observerParameter(willSet, context: context) ?? "newValue"
-                computed += step + "\(storageName)_willSet(newValue)" + eol
-                helpers.append("\(helperKeyword) \(storageName)_willSet(_ \(parameter): \(property.valueType)) " + outdented(context.text(blockSpan(willSet)), by: unit, eol: eol))
+                steps.append("\(storageName)_willSet(newValue)")
+                helpers.append(("\(helperKeyword) \(storageName)_willSet(_ \(parameter): \(property.valueType)) "
+                    + outdented(context.text(blockSpan(willSet)), by: unit, eol: eol), context.line(of: willSet.body!.open)))
             }
-            computed += step + "\(storageName).wrappedValue = newValue" + eol
+            steps.append("\(storageName).wrappedValue = newValue")
             if let didSet = property.didSet {
-                if let oldName {
-                    computed += step + "\(storageName)_didSet(\(oldName))" + eol
-                    helpers.append("\(helperKeyword) \(storageName)_didSet(_ \(oldName): \(property.valueType)) " + outdented(context.text(blockSpan(didSet)), by: unit, eol: eol))
-                } else {
-                    computed += step + "\(storageName)_didSet()" + eol
-                    helpers.append("\(helperKeyword) \(storageName)_didSet() " + outdented(context.text(blockSpan(didSet)), by: unit, eol: eol))
-                }
+                let parameter = oldName.map { "_ \($0): \(property.valueType)" } ?? ""
+                steps.append("\(storageName)_didSet(\(oldName ?? ""))")
+                helpers.append(("\(helperKeyword) \(storageName)_didSet(\(parameter)) "
+                    + outdented(context.text(blockSpan(didSet)), by: unit, eol: eol), context.line(of: didSet.body!.open)))
             }
-            computed += indent + unit + "}" + eol
+            if compact {
+                computed += open + "\(setterKeyword) { " + steps.joined(separator: "; ") + " }"
+            } else {
+                let step = eol + indent + unit + unit
+                computed += open + "\(setterKeyword) {" + steps.map { step + $0 }.joined() + eol + indent + unit + "}"
+            }
         }
     }
-    computed += indent + "}"
+    computed += close + "}"
 
     var lines = [storage, computed]
     if let projected = property.wrapper.projectedType {
@@ -76,7 +82,9 @@ func renderProperty(
         let staticKeyword = property.isStatic ? "static " : ""
         lines.append(spi + access + staticKeyword + "var _$\(property.name): \(projected(property.storageValueType)) { \(storageName).projectedValue }")
     }
-    return (lines + helpers).joined(separator: eol + indent)
+    let line = context.line(of: declaration.prefix.start)
+    return lines.joined(separator: context.lineBreak(mappedTo: line) + indent)
+        + helpers.map { context.lineBreak(mappedTo: $0.line) + indent + $0.text }.joined()
 }
 
 /// The name in `didSet(old)` / `willSet(new)`, if written.

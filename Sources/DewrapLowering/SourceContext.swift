@@ -11,10 +11,16 @@ struct SourceContext {
     let indentUnit: String
     /// Rewrites of `$x` tokens, sorted; applied inside any text copied from the source.
     var tokenEdits: [Edit] = []
+    /// With `#sourceLocation` directives naming this file, generated code is
+    /// written one declaration per line, each line mapped to its origin.
+    let lineDirectives: String?
+    let lines: LineTable
 
-    init(bytes: [UInt8], tree: SourceTree) {
+    init(bytes: [UInt8], tree: SourceTree, lineDirectives: String? = nil) {
         self.bytes = bytes
         self.tree = tree
+        self.lineDirectives = lineDirectives
+        lines = LineTable(bytes)
         var ending = "\n"
         if let newline = bytes.firstIndex(where: { $0 == 10 || $0 == 13 }), bytes[newline] == 13 {
             ending = newline + 1 < bytes.count && bytes[newline + 1] == 10 ? "\r\n" : "\r"
@@ -43,6 +49,18 @@ struct SourceContext {
         }
         result += bytes[position..<range.upperBound]
         return String(decoding: result, as: UTF8.self)
+    }
+
+    /// The 1-based line of `token`.
+    func line(of token: Int) -> Int {
+        lines.location(of: tree.tokens[token].start).line
+    }
+
+    /// What separates two generated lines: a line break, and in directive
+    /// mode a `#sourceLocation` saying the next line comes from `line`.
+    func lineBreak(mappedTo line: Int) -> String {
+        guard let lineDirectives else { return lineEnding }
+        return lineEnding + sourceLocation(lineDirectives, line: line) + lineEnding
     }
 
     /// The whitespace at the start of the line holding `token`.
@@ -74,4 +92,17 @@ private func detectIndentUnit(_ bytes: [UInt8]) -> String {
         i += 1
     }
     return smallest >= 2 && smallest <= 8 ? String(repeating: " ", count: smallest) : "    "
+}
+
+/// `#sourceLocation(file: "name", line: n)` with the name as a string literal.
+func sourceLocation(_ file: String, line: Int) -> String {
+    var escaped = ""
+    for character in file {
+        switch character {
+        case "\\": escaped += "\\\\"
+        case "\"": escaped += "\\\""
+        default: escaped.append(character)
+        }
+    }
+    return "#sourceLocation(file: \"\(escaped)\", line: \(line))"
 }

@@ -23,6 +23,10 @@ struct Invocation: Equatable {
     var destination: Destination = .standardOutput
     /// `--strict`: warnings are errors.
     var strict = false
+    /// `--line-directives`: `#sourceLocation` lines map the output to the input.
+    var lineDirectives = false
+    /// `--source-name NAME`: the file name those directives mention.
+    var sourceName: String?
 }
 
 extension Invocation.Action {
@@ -59,6 +63,11 @@ let usageText = """
                           is unchanged is left untouched.
       --strict            Treat warnings as errors: an input with a property that
                           cannot be lowered is then not written.
+      --line-directives   Start the output with a "generated" header and add
+                          #sourceLocation lines, so that compiler messages about the
+                          output point at the input's lines (for build steps).
+      --source-name NAME  The file name those directives mention (default: the input
+                          path as given).
       --emit-tokens       Print the tokens of one input instead of lowering it:
                           one line per token, 'OFFSET<TAB>KIND<TAB>TEXT', with \\, tab,
                           LF and CR in TEXT escaped as \\\\, \\t, \\n, \\r.
@@ -112,6 +121,10 @@ func parseArguments(_ arguments: [String]) throws(UsageError) -> Invocation {
                 inPlace = true
             case "--strict":
                 invocation.strict = true
+            case "--line-directives":
+                invocation.lineDirectives = true
+            case "--source-name":
+                invocation.sourceName = try value(for: argument)
             case "--emit-tokens":
                 invocation.action = .emitTokens
             case "--emit-tree":
@@ -162,6 +175,12 @@ func parseArguments(_ arguments: [String]) throws(UsageError) -> Invocation {
 
     if let flag = invocation.action.flag, invocation.inputs.count > 1 {
         throw UsageError(message: "'\(flag)' takes one input")
+    }
+    if invocation.sourceName != nil && !invocation.lineDirectives {
+        throw UsageError(message: "'--source-name' needs '--line-directives'")
+    }
+    if invocation.sourceName != nil && invocation.inputs.count > 1 {
+        throw UsageError(message: "'--source-name' names one input")
     }
     if invocation.inputs.count > 1 {
         if invocation.destination == .standardOutput {

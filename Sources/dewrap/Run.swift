@@ -14,10 +14,12 @@ let version = "0.1.0"
 
 /// Carries out the jobs one after the other; a failing input does not stop
 /// the others, and nothing is written for it.
-func run(_ jobs: [Job], action: Invocation.Action, options: LoweringOptions) -> ExitStatus {
+func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
     var status = ExitStatus.success
     for job in jobs {
-        if !perform(job, action: action, options: options) { status = .failure }
+        var options = LoweringOptions(strict: invocation.strict)
+        if invocation.lineDirectives { options.lineDirectives = invocation.sourceName ?? job.displayName }
+        if !perform(job, action: invocation.action, options: options) { status = .failure }
     }
     return status
 }

@@ -26,7 +26,7 @@ func main() -> ExitStatus {
                     return .failure
                 }
             }
-            return run(jobs, action: invocation.action, options: LoweringOptions(strict: invocation.strict))
+            return run(jobs, invocation: invocation)
         }
     } catch {
         writeStandardError("dewrap: error: \(error.message)\nRun 'dewrap --help' for usage.\n")
