@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 // dewrap: lowers Swift property wrappers into the explicit code the compiler synthesizes.
 // No package dependencies: the toolchain's Foundation, XCTest and Swift Testing only.
 import PackageDescription
@@ -9,6 +9,8 @@ let package = Package(
         .executable(name: "dewrap", targets: ["dewrap"]),
         .library(name: "DewrapSyntax", targets: ["DewrapSyntax"]),
         .library(name: "DewrapLowering", targets: ["DewrapLowering"]),
+        .plugin(name: "DewrapPlugin", targets: ["DewrapPlugin"]),
+        .plugin(name: "DewrapCommand", targets: ["DewrapCommand"]),
     ],
     targets: [
         // Source buffer, tokens, lexer, diagnostics. No Foundation.
@@ -17,6 +19,15 @@ let package = Package(
         .target(name: "DewrapLowering", dependencies: ["DewrapSyntax"]),
         // The command-line shell: arguments, file I/O, exit codes.
         .executableTarget(name: "dewrap", dependencies: ["DewrapSyntax", "DewrapLowering"]),
+        // Build-tool plugin: lowers a target's `*.swift.dewrap` files during `swift build`.
+        .plugin(name: "DewrapPlugin", capability: .buildTool(), dependencies: ["dewrap"], path: "Sources/DewrapPlugin"),
+        // Command plugin: `swift package dewrap [--target T…] [--in-place | --output DIR]`.
+        .plugin(
+            name: "DewrapCommand",
+            capability: .command(
+                intent: .custom(verb: "dewrap", description: "Lower property wrappers in the package's sources"),
+                permissions: [.writeToPackageDirectory(reason: "dewrap rewrites or writes lowered sources")]),
+            dependencies: ["dewrap"], path: "Sources/DewrapCommand"),
         // Developer checks: corpus round trip and lexer throughput (bin/corpus, bin/bench-lexer).
         .executableTarget(name: "dewrap-dev", dependencies: ["DewrapSyntax", "DewrapLowering"]),
         .testTarget(name: "DewrapSyntaxTests", dependencies: ["DewrapSyntax", "DewrapLowering"]),

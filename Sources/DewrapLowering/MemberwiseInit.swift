@@ -102,8 +102,9 @@ private func renderInits(
     let eol = context.lineEnding
 
     var parameters: [String] = []
-    var body: [String] = []
-    var defaultBody: [String] = []
+    // Statements with the line of the property they come from (for `#sourceLocation`).
+    var body: [(text: String, line: Int)] = []
+    var defaultBody: [(text: String, line: Int)] = []
     var stripped: [Edit] = []
     var strippedWrapped: Set<String> = []
     var accessRank = 3  // internal; lower ranks are narrower
@@ -122,25 +123,26 @@ private func renderInits(
         guard property.isIncluded else { continue }
         if let access = property.access, let rank = ranks[access] { accessRank = min(accessRank, rank) }
         let name = property.name
+        let line = context.line(of: property.declaration.prefix.start)
         if let wrapped = property.wrapped {
             let wrapper = wrapped.wrapper
             var parameter = "\(name): " + (wrapper.hasInitWrappedValue ? wrapped.storageValueType : wrapped.storageType)
             if let initializer = wrapped.initializer {
                 parameter += " = " + context.text(initializer)
                 strippedWrapped.insert(name)
-                defaultBody.append("self._\(name) = \(wrapper.name)(wrappedValue: \(context.text(initializer)))")
+                defaultBody.append(("self._\(name) = \(wrapper.name)(wrappedValue: \(context.text(initializer)))", line))
             } else if wrapped.isOptional && wrapper.hasInitWrappedValue {
                 parameter += " = nil"
                 strippedWrapped.insert(name)
-                defaultBody.append("self._\(name) = \(wrapper.name)(wrappedValue: nil)")
+                defaultBody.append(("self._\(name) = \(wrapper.name)(wrappedValue: nil)", line))
             }
             parameters.append(parameter)
-            body.append(wrapper.hasInitWrappedValue ? "self._\(name) = \(wrapper.name)(wrappedValue: \(name))" : "self._\(name) = \(name)")
+            body.append((wrapper.hasInitWrappedValue ? "self._\(name) = \(wrapper.name)(wrappedValue: \(name))" : "self._\(name) = \(name)", line))
         } else {
             var parameter = "\(name): \(type)"
             if let initializer = property.binding.initializer {
                 parameter += " = " + context.text(initializer)
-                defaultBody.append("self.\(name) = \(context.text(initializer))")
+                defaultBody.append(("self.\(name) = \(context.text(initializer))", line))
                 // M-8 step 1: the init assigns it, so the declaration must not evaluate it too.
                 let before = property.binding.type?.upper ?? property.binding.pattern.upper
                 let start = tree.tokens[before - 1].end
@@ -150,22 +152,24 @@ private func renderInits(
                 parameter += " = nil"
             }
             parameters.append(parameter)
-            body.append("self.\(name) = \(name)")
+            body.append(("self.\(name) = \(name)", line))
         }
     }
 
     let access = accessRank == 1 ? "private " : accessRank == 2 ? "fileprivate " : ""
     let isolated = isGlobalActorIsolated(type, context: context)
     let nonisolated = isolated && allSendable && initializersNeedNoActor ? "nonisolated " : ""
-    func render(_ signature: String, _ lines: [String]) -> String {
+    let typeLine = context.line(of: type.keyword)
+    func render(_ signature: String, _ lines: [(text: String, line: Int)]) -> String {
         guard !lines.isEmpty else { return indent + signature + " {}" }
         if context.lineDirectives != nil {
-            // One line, mapped to the struct's declaration.
-            return indent + signature + " { " + lines.joined(separator: "; ") + " }"
+            // The signature maps to the struct, each statement to its property.
+            return indent + signature + " {" + lines.map { context.lineBreak(mappedTo: $0.line) + indent + unit + $0.text }.joined()
+                + context.lineBreak(mappedTo: typeLine) + indent + "}"
         }
-        return indent + signature + " {" + eol + lines.map { indent + unit + $0 + eol }.joined() + indent + "}"
+        return indent + signature + " {" + eol + lines.map { indent + unit + $0.text + eol }.joined() + indent + "}"
     }
-    let newLine = context.lineBreak(mappedTo: context.line(of: type.keyword))
+    let newLine = context.lineBreak(mappedTo: typeLine)
     var text = ""
     // M-7: `init()` too, when every stored property has a value without arguments.
     if stored.allSatisfy(\.isInitializedAtDeclaration) && !parameters.isEmpty {

@@ -1,0 +1,33 @@
+// The build-tool plugin: every `*.swift.dewrap` file of a target is lowered
+// into one generated `.swift` file, with `#sourceLocation` lines so that the
+// compiler reports problems at the `.swift.dewrap` file and line.
+import Foundation
+import PackagePlugin
+
+@main
+struct DewrapPlugin: BuildToolPlugin {
+    func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
+        guard let target = target as? SourceModuleTarget else { return [] }
+        let dewrap = try context.tool(named: "dewrap").url
+        let root = target.directoryURL.standardizedFileURL.path
+        return target.sourceFiles(withSuffix: ".swift.dewrap").map { file in
+            let input = file.url.standardizedFileURL
+            var relative = input.path
+            if relative.hasPrefix(root + "/") { relative = String(relative.dropFirst(root.count + 1)) }
+            let output = context.pluginWorkDirectoryURL.appendingPathComponent(generatedName(for: relative))
+            return .buildCommand(
+                displayName: "Lowering \(relative) with dewrap",
+                executable: dewrap,
+                arguments: ["--line-directives", "--source-name", input.path, input.path, "-o", output.path],
+                inputFiles: [input, dewrap],
+                outputFiles: [output])
+        }
+    }
+}
+
+/// `Views/Player.swift.dewrap` → `Views_Player.swift`: unique per input path
+/// (`_` is doubled first), and a distinct file name, as a Swift module needs.
+func generatedName(for relativePath: String) -> String {
+    let base = relativePath.hasSuffix(".dewrap") ? String(relativePath.dropLast(".dewrap".count)) : relativePath
+    return base.replacingOccurrences(of: "_", with: "__").replacingOccurrences(of: "/", with: "_")
+}
