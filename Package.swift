@@ -30,8 +30,10 @@ let package = Package(
             dependencies: ["dewrap"], path: "Sources/DewrapCommand"),
         // Developer checks: corpus round trip and lexer throughput (bin/corpus, bin/bench-lexer).
         .executableTarget(name: "dewrap-dev", dependencies: ["DewrapSyntax", "DewrapLowering"]),
-        .testTarget(name: "DewrapSyntaxTests", dependencies: ["DewrapSyntax", "DewrapLowering"]),
-        .testTarget(name: "DewrapLoweringTests", dependencies: ["DewrapLowering", "DewrapSyntax"]),
+        // Seeded randomness shared by the test targets.
+        .target(name: "DewrapTestSupport", path: "Tests/DewrapTestSupport"),
+        .testTarget(name: "DewrapSyntaxTests", dependencies: ["DewrapSyntax", "DewrapLowering", "DewrapTestSupport"]),
+        .testTarget(name: "DewrapLoweringTests", dependencies: ["DewrapLowering", "DewrapSyntax", "DewrapTestSupport"]),
         .testTarget(name: "DewrapCLITests", dependencies: ["dewrap"]),
     ]
 )

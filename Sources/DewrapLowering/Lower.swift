@@ -19,6 +19,9 @@ public struct LoweringOptions: Sendable {
 public struct LoweringResult: Sendable {
     public var output: [UInt8]
     public var diagnostics: [Diagnostic]
+    /// The input ranges that were replaced, sorted and disjoint (an insertion
+    /// is an empty range). Every other input byte is in the output, in order.
+    public var changes: [Range<Int>] = []
 }
 
 /// The whole product: Swift source with property wrappers in, the explicit
@@ -47,7 +50,8 @@ public func lower(_ source: [UInt8], fileName: String, options: LoweringOptions 
     if let name = options.lineDirectives {
         edits += lineDirectiveEdits(for: edits, source: source, fileName: fileName, sourceName: name, context: lowering.context)
     }
-    return LoweringResult(output: apply(edits, to: source), diagnostics: diagnostics)
+    let changes = edits.map { $0.start..<$0.end }.sorted { ($0.lowerBound, $0.upperBound) < ($1.lowerBound, $1.upperBound) }
+    return LoweringResult(output: apply(edits, to: source), diagnostics: diagnostics, changes: changes)
 }
 
 /// The header, and after every edit that changes the number of lines a
