@@ -42,7 +42,15 @@ struct SourceContext {
     func text(bytes range: Range<Int>) -> String {
         var result: [UInt8] = []
         var position = range.lowerBound
-        for edit in tokenEdits where edit.start >= position && edit.end <= range.upperBound {
+        // The first rewrite at or after the range (binary search: there may be many).
+        var low = 0
+        var high = tokenEdits.count
+        while low < high {
+            let middle = (low + high) / 2
+            if tokenEdits[middle].start < range.lowerBound { low = middle + 1 } else { high = middle }
+        }
+        for edit in tokenEdits[low...] {
+            guard edit.end <= range.upperBound else { break }
             result += bytes[position..<edit.start]
             result += edit.text
             position = edit.end
@@ -65,8 +73,8 @@ struct SourceContext {
 
     /// The whitespace at the start of the line holding `token`.
     func indentation(of token: Int) -> String {
-        var start = tree.tokens[token].start
-        while start > 0 && bytes[start - 1] != 10 && bytes[start - 1] != 13 { start -= 1 }
+        let offset = tree.tokens[token].start
+        let start = offset - lines.location(of: offset).column + 1
         var end = start
         while end < bytes.count && (bytes[end] == 32 || bytes[end] == 9) { end += 1 }
         return String(decoding: bytes[start..<end], as: UTF8.self)

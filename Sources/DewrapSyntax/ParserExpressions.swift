@@ -380,6 +380,11 @@ extension ParserState {
 
     /// `#if os(iOS) .padding() #else .frame() #endif` after an expression.
     private mutating func scanPostfixIfConfig(_ flavor: ExpressionFlavor) {
+        guard enterNesting() else {
+            skipToEndif()
+            return
+        }
+        defer { leaveNesting() }
         while isPound("#if") || isPound("#elseif") || isPound("#else") {
             let hasCondition = !isPound("#else")
             advance()

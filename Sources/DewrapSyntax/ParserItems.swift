@@ -196,6 +196,11 @@ extension ParserState {
 
     mutating func parseIfConfig(_ context: ItemContext) -> IfConfig {
         let start = index
+        guard enterNesting() else {
+            skipToEndif()
+            return IfConfig(clauses: [], endif: nil, span: TokenSpan(start, end))
+        }
+        defer { leaveNesting() }
         var clauses: [IfConfigClause] = []
         while isPound("#if") || isPound("#elseif") || isPound("#else") {
             let keyword = index
@@ -214,6 +219,15 @@ extension ParserState {
             report("expected '#endif'")
         }
         return IfConfig(clauses: clauses, endif: endif, span: TokenSpan(start, end))
+    }
+
+    /// From a `#if`, past its matching `#endif` (or to the end), without recursion.
+    mutating func skipToEndif() {
+        var depth = 0
+        repeat {
+            if isPound("#if") { depth += 1 } else if isPound("#endif") { depth -= 1 }
+            advance()
+        } while depth > 0 && !atEnd
     }
 
     /// A `#if` condition: the rest of its line, brackets balanced.
