@@ -207,6 +207,69 @@ import Testing
         #expect(try bytes(of: file) == Array(source.utf8))
     }
 
+    @Test func aMissingOutputFolderIsAnErrorAndNothingIsWritten() throws {
+        let folder = try makeScratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let outcome = try runDewrap(["-o", "missing/dir/out.swift", "-"], stdin: Array(source.utf8), in: folder)
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr == "dewrap: error: cannot write 'missing/dir/out.swift': No such file or directory\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+
+    @Test func aFullDiskIsAnError() throws {
+        let process = Process()
+        process.executableURL = dewrapExecutable
+        process.arguments = [fixturesFolder.appendingPathComponent("examples/PlayerView.swift").path]
+        process.standardOutput = FileHandle(forWritingAtPath: "/dev/full")
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        #expect(message == "dewrap: error: cannot write '<stdout>': No space left on device\n")
+    }
+
+    @Test func inPlaceWritesTheGoodFilesAndKeepsTheBadOnes() throws {
+        let folder = try makeScratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let good = "struct G {\n    @State var on = false\n}\n"
+        let bad = "struct B {\n    @State let on = false\n}\n"
+        try write(good, to: folder.appendingPathComponent("good.swift"))
+        try write(bad, to: folder.appendingPathComponent("bad.swift"))
+        let outcome = try runDewrap(["--in-place", "bad.swift", "good.swift"], in: folder)
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr == "bad.swift:2:5: error: property wrapper can only be applied to a 'var'\n")
+        #expect(try bytes(of: folder.appendingPathComponent("bad.swift")) == Array(bad.utf8))
+        #expect(String(decoding: try bytes(of: folder.appendingPathComponent("good.swift")), as: UTF8.self).contains("private var _on: State<Bool>"))
+    }
+
+    /// SIGKILL at any moment of a large in-place rewrite leaves the file
+    /// either as it was or fully lowered, never partly written.
+    @Test func killedMidWriteLeavesOldOrNew() throws {
+        let folder = try makeScratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let view = "struct V\(0): View {\n    @State var count = 0\n    var body: some View { Text(\"\\(count)\") }\n}\n"
+        var original = ""
+        for i in 0..<40_000 { original += view.replacingOccurrences(of: "V0", with: "V\(i)") }
+        let file = folder.appendingPathComponent("big.swift")
+        try write(original, to: file)
+        let lowered = try runDewrap([file.path]).stdout
+        #expect(lowered.count > original.utf8.count)
+        for delay in [0.05, 0.2, 0.4, 0.8, 1.6] {
+            try write(original, to: file)
+            let process = Process()
+            process.executableURL = dewrapExecutable
+            process.arguments = ["--in-place", file.path]
+            try process.run()
+            Thread.sleep(forTimeInterval: delay)
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let now = try bytes(of: file)
+            #expect(now == Array(original.utf8) || now == lowered, "after \(delay) s the file is neither old nor new")
+        }
+    }
+
     @Test func aFolderIsNotAnInput() throws {
         let outcome = try runDewrap([fixturesFolder.path])
         #expect(outcome.status == 1)
