@@ -176,6 +176,9 @@ func parseArguments(_ arguments: [String]) throws(UsageError) -> Invocation {
     if let flag = invocation.action.flag, invocation.inputs.count > 1 {
         throw UsageError(message: "'\(flag)' takes one input")
     }
+    if invocation.lineDirectives && invocation.destination == .inPlace {
+        throw UsageError(message: "'--line-directives' output is generated code; it cannot replace the input ('--in-place')")
+    }
     if invocation.sourceName != nil && !invocation.lineDirectives {
         throw UsageError(message: "'--source-name' needs '--line-directives'")
     }

@@ -127,6 +127,7 @@ import Testing
         (["a.swift", "b.swift"], "several inputs need '-o FOLDER' or '--in-place'"),
         (["-o"], "option '-o' needs a path"),
         (["-o", "x", "--in-place", "a.swift"], "'-o' and '--in-place' cannot be used together"),
+        (["--line-directives", "--in-place", "a.swift"], "'--line-directives' output is generated code; it cannot replace the input ('--in-place')"),
         (["--in-place"], "'--in-place' needs files, not standard input"),
         (["--in-place", "a.swift", "./a.swift"], "'a.swift' and './a.swift' are the same file"),
         (["a.swift", "-o", "a.swift"], "writing 'a.swift' would overwrite the input 'a.swift'; use '--in-place' to rewrite it"),
