@@ -51,6 +51,12 @@ public func lower(_ source: [UInt8], fileName: String, options: LoweringOptions 
         edits += lineDirectiveEdits(for: edits, source: source, fileName: fileName, sourceName: name, context: lowering.context)
     }
     let changes = edits.map { $0.start..<$0.end }.sorted { ($0.lowerBound, $0.upperBound) < ($1.lowerBound, $1.upperBound) }
+    // Rewrites must not overlap; if they ever do, no byte may be lost: keep the file as it is.
+    if zip(changes, changes.dropFirst()).contains(where: { $0.upperBound > $1.lowerBound }) {
+        diagnostics.append(Diagnostic(.warning, at: changes.first?.lowerBound ?? 0,
+            "file left unchanged: dewrap's rewrites of it overlap (please report this input)"))
+        return LoweringResult(output: source, diagnostics: diagnostics)
+    }
     return LoweringResult(output: apply(edits, to: source), diagnostics: diagnostics, changes: changes)
 }
 
@@ -134,7 +140,10 @@ struct FileLowering {
             if case .type(let type) = item { types.append(type) }
         }
         for type in types {
-            guard let body = type.body, !parseProblems.contains(where: { type.span.contains($0) }) else { continue }
+            // A problem at the token right after the type (often the end of the file, for a
+            // type that never closed) counts as inside it.
+            guard let body = type.body,
+                  !parseProblems.contains(where: { type.span.lower <= $0 && $0 <= type.span.upper }) else { continue }
             if let plan = analyze(type, body: body, sendable: sendable, leftNames: &leftNames) { plans.append(plan) }
         }
 

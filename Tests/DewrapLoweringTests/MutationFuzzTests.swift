@@ -55,6 +55,16 @@ struct MutationFuzzTests {
         #expect(tried > 1_000)
     }
 
+    /// Inputs libFuzzer (bin/fuzz) found, kept as regression cases.
+    @Test func fuzzFindings() throws {
+        let folder = Fixtures.root.appendingPathComponent("fuzz")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
+        #expect(!files.isEmpty)
+        for file in files {
+            check([UInt8](try Data(contentsOf: folder.appendingPathComponent(file))))
+        }
+    }
+
     @Test func randomBytesWithWrapperWords() {
         var random = SplitMix64(seed: 0xB17E5)
         let pieces = ["@State ", "@Binding ", "var ", "let ", "struct S: View {", "}", "init() {", "$x", "x = 1\n", "#if A\n",
