@@ -27,6 +27,8 @@ struct Invocation: Equatable {
     var lineDirectives = false
     /// `--source-name NAME`: the file name those directives mention.
     var sourceName: String?
+    /// `-j N`, `--jobs N`: inputs lowered at once; nil for one per core.
+    var jobs: Int?
 }
 
 extension Invocation.Action {
@@ -68,6 +70,8 @@ let usageText = """
                           output point at the input's lines (for build steps).
       --source-name NAME  The file name those directives mention (default: the input
                           path as given).
+      -j, --jobs N        Lower up to N inputs at once (default: one per core).
+                          Diagnostics are printed in the order of the inputs.
       --emit-tokens       Print the tokens of one input instead of lowering it:
                           one line per token, 'OFFSET<TAB>KIND<TAB>TEXT', with \\, tab,
                           LF and CR in TEXT escaped as \\\\, \\t, \\n, \\r.
@@ -96,12 +100,19 @@ func parseArguments(_ arguments: [String]) throws(UsageError) -> Invocation {
     var index = 0
     var optionsEnded = false
 
-    func value(for option: String) throws(UsageError) -> String {
+    func value(for option: String, _ what: String = "a path") throws(UsageError) -> String {
         index += 1
         guard index < arguments.count, !arguments[index].isEmpty else {
-            throw UsageError(message: "option '\(option)' needs a path")
+            throw UsageError(message: "option '\(option)' needs \(what)")
         }
         return arguments[index]
+    }
+
+    func jobCount(_ text: String, option: String) throws(UsageError) -> Int {
+        guard let count = Int(text), count >= 1 else {
+            throw UsageError(message: "option '\(option)' needs a number of jobs of at least 1, not '\(text)'")
+        }
+        return count
     }
 
     while index < arguments.count {
@@ -129,11 +140,15 @@ func parseArguments(_ arguments: [String]) throws(UsageError) -> Invocation {
                 invocation.action = .emitTokens
             case "--emit-tree":
                 invocation.action = .emitTree
+            case "-j", "--jobs":
+                invocation.jobs = try jobCount(value(for: argument, "a number"), option: argument)
             case "-o", "--output":
                 guard outputPath == nil else { throw UsageError(message: "option '-o' is given more than once") }
                 outputPath = try value(for: argument)
             default:
-                if argument.hasPrefix("--output=") {
+                if argument.hasPrefix("--jobs=") {
+                    invocation.jobs = try jobCount(String(argument.dropFirst("--jobs=".count)), option: "--jobs")
+                } else if argument.hasPrefix("--output=") {
                     guard outputPath == nil else { throw UsageError(message: "option '-o' is given more than once") }
                     outputPath = String(argument.dropFirst("--output=".count))
                     guard !outputPath!.isEmpty else { throw UsageError(message: "option '--output' needs a path") }

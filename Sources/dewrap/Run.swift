@@ -1,5 +1,6 @@
 import DewrapLowering
 import DewrapSyntax
+import Synchronization
 
 /// Exit statuses scripts can rely on.
 enum ExitStatus: Int32 {
@@ -12,20 +13,35 @@ enum ExitStatus: Int32 {
 
 let version = "0.1.0"
 
-/// Carries out the jobs one after the other; a failing input does not stop
-/// the others, and nothing is written for it.
+/// Carries out the jobs, on up to `invocation.jobs` threads; a failing input
+/// does not stop the others, and nothing is written for it. Diagnostics are
+/// printed in the order of the inputs.
 func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
-    var status = ExitStatus.success
-    for job in jobs {
+    let failed = Atomic<Bool>(false)
+    let reports = OrderedReports(print: writeStandardError)
+    concurrentForEach(jobs.count, threads: invocation.jobs ?? availableCores()) { index in
+        let job = jobs[index]
         var options = LoweringOptions(strict: invocation.strict)
         if invocation.lineDirectives { options.lineDirectives = invocation.sourceName ?? job.displayName }
-        if !perform(job, action: invocation.action, options: options) { status = .failure }
+        let outcome = perform(job, action: invocation.action, options: options)
+        if !outcome.succeeded { failed.store(true, ordering: .relaxed) }
+        reports.finish(index, outcome.report)
     }
-    return status
+    return failed.load(ordering: .relaxed) ? .failure : .success
 }
 
-/// One job; false when it failed.
-private func perform(_ job: Job, action: Invocation.Action, options: LoweringOptions) -> Bool {
+/// What one job has to say: its diagnostics and errors, and whether it succeeded.
+private struct Outcome {
+    var succeeded: Bool
+    var report: String
+
+    static func failure(_ error: FileError, after report: String = "") -> Outcome {
+        Outcome(succeeded: false, report: report + "dewrap: error: \(error.message)\n")
+    }
+}
+
+/// One job: read, lower (or dump), write.
+private func perform(_ job: Job, action: Invocation.Action, options: LoweringOptions) -> Outcome {
     let source: [UInt8]
     do throws(FileError) {
         source = try readInput(job.input)
@@ -33,8 +49,7 @@ private func perform(_ job: Job, action: Invocation.Action, options: LoweringOpt
             throw FileError(message: "cannot read '\(job.displayName)': it is larger than 4 GiB")
         }
     } catch {
-        writeStandardError("dewrap: error: \(error.message)\n")
-        return false
+        return .failure(error)
     }
 
     let result: [UInt8]
@@ -48,29 +63,27 @@ private func perform(_ job: Job, action: Invocation.Action, options: LoweringOpt
         // A report: written even when the parser found errors.
         let tree = Parser.parse(source)
         let warnings = tree.lexerDiagnostics.map { Diagnostic(.warning, at: $0.offset, $0.message) }
-        writeStandardError(formatDiagnostics(warnings + tree.diagnostics, source: source, path: job.displayName))
+        let report = formatDiagnostics(warnings + tree.diagnostics, source: source, path: job.displayName)
         do throws(FileError) {
             try write(Array(tree.dump(source: source).utf8), for: job, source: source)
         } catch {
-            writeStandardError("dewrap: error: \(error.message)\n")
-            return false
+            return .failure(error, after: report)
         }
-        return tree.diagnostics.isEmpty
+        return Outcome(succeeded: tree.diagnostics.isEmpty, report: report)
     default:
         let lowered = lower(source, fileName: job.displayName, options: options)
         result = lowered.output
         diagnostics = lowered.diagnostics
     }
-    writeStandardError(formatDiagnostics(diagnostics, source: source, path: job.displayName))
-    if diagnostics.contains(where: { $0.severity == .error }) { return false }
+    let report = formatDiagnostics(diagnostics, source: source, path: job.displayName)
+    if diagnostics.contains(where: { $0.severity == .error }) { return Outcome(succeeded: false, report: report) }
 
     do throws(FileError) {
         try write(result, for: job, source: source)
     } catch {
-        writeStandardError("dewrap: error: \(error.message)\n")
-        return false
+        return .failure(error, after: report)
     }
-    return true
+    return Outcome(succeeded: true, report: report)
 }
 
 private func write(_ result: [UInt8], for job: Job, source: [UInt8]) throws(FileError) {

@@ -132,6 +132,9 @@ import Testing
         (["--in-place", "a.swift", "./a.swift"], "'a.swift' and './a.swift' are the same file"),
         (["a.swift", "-o", "a.swift"], "writing 'a.swift' would overwrite the input 'a.swift'; use '--in-place' to rewrite it"),
         (["a.swift", "sub/a.swift", "-o", "out"], "two inputs are named 'a.swift'; their results would overwrite each other in the output folder"),
+        (["-j", "0", "a.swift"], "option '-j' needs a number of jobs of at least 1, not '0'"),
+        (["--jobs=two", "a.swift"], "option '--jobs' needs a number of jobs of at least 1, not 'two'"),
+        (["a.swift", "--jobs"], "option '--jobs' needs a number"),
     ])
     func usageErrorsExit64WithoutOutput(arguments: [String], message: String) throws {
         let folder = try makeScratchFolder()
@@ -276,5 +279,34 @@ import Testing
         #expect(outcome.status == 1)
         #expect(outcome.stderr == "dewrap: error: cannot read '\(fixturesFolder.path)': it is a folder\n")
         #expect(outcome.stdout.isEmpty)
+    }
+
+    /// Many inputs on several threads: the same files, and the diagnostics in
+    /// the order of the inputs, as with one thread.
+    @Test func severalJobsGiveTheSameResultsInInputOrder() throws {
+        let folder = try makeScratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var inputs: [String] = []
+        for index in 0..<40 {
+            let name = "v\(index).swift"
+            let text = index % 7 == 3
+                ? "struct V\(index) { @State var a = make() }\n"   // a warning: type not readable
+                : index % 7 == 5 ? "struct V\(index) { @State let a = 1 }\n"  // an error: nothing written
+                : "struct V\(index) { @State private var a = \(index) }\n"
+            try write(text, to: folder.appendingPathComponent(name))
+            inputs.append(name)
+        }
+        let one = try runDewrap(inputs + ["-j", "1", "-o", "one"], in: folder)
+        let four = try runDewrap(inputs + ["--jobs", "4", "-o", "four"], in: folder)
+        #expect(one.status == 1 && four.status == 1)
+        #expect(one.stderr.split(separator: "\n").count == 6 + 5)
+        #expect(four.stderr == one.stderr)
+        for (index, name) in inputs.enumerated() {
+            let written = FileManager.default.fileExists(atPath: folder.appendingPathComponent("four/\(name)").path)
+            #expect(written == (index % 7 != 5), "\(name)")
+            if written {
+                #expect(try bytes(of: folder.appendingPathComponent("four/\(name)")) == bytes(of: folder.appendingPathComponent("one/\(name)")))
+            }
+        }
     }
 }
