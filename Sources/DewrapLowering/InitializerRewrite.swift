@@ -142,8 +142,8 @@ struct InitializerRewrite {
         defer { state.initialized.insert(plainName) }
         guard let property = wrapped[name], !isComplete(state) else { return }
         // A parameter or local named like the property shadows it when unqualified.
-        if !qualified, let nearest = context.tree.visibleNames(at: i).first(where: { context.text($0.token) == name }),
-           nearest.token != property.nameToken {
+        let spelling = Array(name.utf8)
+        if !qualified, context.tree.nearestLocalName(at: i, where: { context.token($0.token, isSpelled: spelling) }) != nil {
             return
         }
         guard property.wrapper.hasInitWrappedValue else {

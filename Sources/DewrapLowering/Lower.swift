@@ -31,10 +31,16 @@ public struct LoweringResult: Sendable {
 /// Decisions 1–5); everything else is copied byte for byte. Lexical and
 /// parse problems are warnings, and a type with one inside is left alone.
 public func lower(_ source: [UInt8], fileName: String, options: LoweringOptions = LoweringOptions()) -> LoweringResult {
-    let tree = Parser.parse(source)
+    let lexed = Lexer.lex(source)
     guard source.count <= Lexer.maximumInputSize else {
-        return LoweringResult(output: source, diagnostics: tree.lexerDiagnostics)
+        return LoweringResult(output: source, diagnostics: lexed.diagnostics)
     }
+    guard mayUseWrappers(lexed.tokens, in: source) else {
+        // Nothing to lower: the bytes as they are, and what the lexer had to say.
+        let warnings = lexed.diagnostics.map { Diagnostic(options.strict ? .error : .warning, at: $0.offset, $0.message) }
+        return LoweringResult(output: source, diagnostics: warnings)
+    }
+    let tree = Parser.parse(source, lexed: lexed)
     var lowering = FileLowering(context: SourceContext(bytes: source, tree: tree, lineDirectives: options.lineDirectives))
     lowering.run()
     var diagnostics = tree.lexerDiagnostics.map { Diagnostic(.warning, at: $0.offset, $0.message) }
@@ -154,11 +160,14 @@ struct FileLowering {
         for reference in context.tree.dollarReferences {
             let name = String(context.text(reference.token).dropFirst())
             guard lowered.contains(name) else { continue }
-            let visible = context.tree.visibleNames(at: reference.token)
-            if visible.contains(where: { $0.kind == .closureParameter && context.text($0.token) == "$" + name }) { continue }
+            let spelling = Array(name.utf8), dollarSpelling = Array(("$" + name).utf8)
+            if context.tree.nearestLocalName(at: reference.token, where: {
+                $0.kind == .closureParameter && context.token($0.token, isSpelled: dollarSpelling)
+            }) != nil { continue }
             // D-2: a local wrapped variable `x` in scope owns an unqualified `$x`.
             if reference.qualifier == .none,
-               let nearest = visible.first(where: { context.text($0.token) == name }), localWrapped.contains(nearest.token) {
+               let nearest = context.tree.nearestLocalName(at: reference.token, where: { context.token($0.token, isSpelled: spelling) }),
+               localWrapped.contains(nearest.token) {
                 continue
             }
             let token = context.tree.tokens[reference.token]

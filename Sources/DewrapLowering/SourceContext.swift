@@ -29,6 +29,12 @@ struct SourceContext {
         indentUnit = detectIndentUnit(bytes)
     }
 
+    /// Whether token `token` is spelled `spelling`, without making a String.
+    func token(_ token: Int, isSpelled spelling: [UInt8]) -> Bool {
+        let range = tree.tokens[token].range
+        return range.count == spelling.count && bytes[range].elementsEqual(spelling)
+    }
+
     func text(_ token: Int) -> String {
         String(decoding: bytes[tree.tokens[token].start..<tree.tokens[token].end], as: UTF8.self)
     }

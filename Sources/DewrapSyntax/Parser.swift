@@ -24,8 +24,12 @@ public enum Parser {
     public static let maximumNesting = 128
 
     public static func parse(_ bytes: [UInt8]) -> SourceTree {
+        parse(bytes, lexed: Lexer.lex(bytes))
+    }
+
+    /// Parses tokens already lexed from `bytes`.
+    public static func parse(_ bytes: [UInt8], lexed: LexedSource) -> SourceTree {
         bytes.withUnsafeBufferPointer { text in
-            let lexed = Lexer.lex(text)
             guard !lexed.tokens.isEmpty else {
                 return SourceTree(tokens: [], items: [], dollarReferences: [], expressionGenericArguments: [], scopes: [], lexerDiagnostics: lexed.diagnostics, diagnostics: [])
             }

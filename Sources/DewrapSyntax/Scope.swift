@@ -40,16 +40,21 @@ public struct Scope: Sendable {
 }
 
 extension SourceTree {
-    /// The innermost scope whose span contains `token`.
+    /// The innermost scope whose span contains `token`. Children are in source
+    /// order and disjoint, so each level is a binary search: a file with
+    /// thousands of types costs a few steps per look-up, not thousands.
     public func innermostScope(containing token: Int) -> Int {
         guard !scopes.isEmpty else { return 0 }
         var current = 0
-        descend: while true {
-            for child in scopes[current].children where scopes[child].span.contains(token) {
-                current = child
-                continue descend
+        while true {
+            let children = scopes[current].children
+            var low = 0, high = children.count
+            while low < high {
+                let mid = (low + high) / 2
+                if scopes[children[mid]].span.upper <= token { low = mid + 1 } else { high = mid }
             }
-            return current
+            guard low < children.count, scopes[children[low]].span.contains(token) else { return current }
+            current = children[low]
         }
     }
 
@@ -66,6 +71,22 @@ extension SourceTree {
             scope = scopes[current].parent
         }
         return result
+    }
+
+    /// The nearest name visible at `token` that `matches`, among the names
+    /// declared inside the code around it: parameters and locals of functions,
+    /// closures and blocks, up to (not including) the enclosing type or the
+    /// file. A local can only be seen from code in its own function, so these
+    /// are the names that can shadow a member; no array is built.
+    public func nearestLocalName(at token: Int, where matches: (ScopeName) -> Bool) -> ScopeName? {
+        var scope: Int? = innermostScope(containing: token)
+        while let current = scope, scopes[current].kind != .type, scopes[current].kind != .file {
+            for name in scopes[current].names where name.visibleFrom <= token && matches(name) {
+                return name
+            }
+            scope = scopes[current].parent
+        }
+        return nil
     }
 
     /// The text of a token, as a String (for printing and tests).

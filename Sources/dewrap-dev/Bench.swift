@@ -1,26 +1,200 @@
 import DewrapSyntax
 import Foundation
 
-/// Lexes, then lexes and parses, all files `runs` times each; prints the
-/// median throughput of both.
-func benchLexer(_ files: [String], runs: Int) {
-    let inputs = files.map(readBytes)
-    let totalBytes = inputs.reduce(0) { $0 + $1.count }
-    func median(_ work: ([UInt8]) -> Int) -> (seconds: Double, count: Int) {
-        var seconds: [Double] = []
-        var count = 0
-        for _ in 0..<max(runs, 1) {
-            let start = DispatchTime.now().uptimeNanoseconds
-            count = 0
-            for input in inputs { count &+= work(input) }
-            seconds.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+/// `dewrap-dev bench`: the throughput table of bin/bench. The lexer and the
+/// parser are timed in this process over files already in memory; full
+/// lowering is the release `dewrap` executable itself, reading, lowering and
+/// writing every file on one core (`-j 1`), timed with its peak memory; and in
+/// the same run `swiftc -frontend -parse` over the same files.
+struct BenchSettings {
+    var dewrap = ""
+    var swiftc = ""
+    var work = ""
+    var packages: String?
+    var sizes = [1_000, 10_000, 100_000]
+    var runs = 5
+    var compilerRuns = 3
+    var processRuns = 50
+}
+
+/// One corpus, laid out flat in `folder` so that every file has its own name
+/// (as `dewrap -o FOLDER` and one `swiftc` call need).
+private struct BenchCorpus {
+    var label: String
+    var folder: String
+    var names: [String]
+    var inputs: [[UInt8]]
+    var bytes: Int { inputs.reduce(0) { $0 + $1.count } }
+    var largest: Int { inputs.map(\.count).max() ?? 0 }
+}
+
+private struct CorpusRow {
+    var corpus: BenchCorpus
+    var lex: Double
+    var parse: Double
+    var lower: Double
+    var compiler: Double
+    var peakResident: Int?
+    var diagnostics: Int
+    var changed: Int
+    func rate(_ seconds: Double) -> Double { Double(corpus.bytes) / 1e6 / seconds }
+    var rssLimit: Int { 2 * corpus.largest + 20_000_000 }
+}
+
+func bench(_ settings: BenchSettings) throws {
+    var corpora: [BenchCorpus] = []
+    if let packages = settings.packages {
+        corpora.append(try flatCorpus("(a) packages", files: swiftFiles(under: [packages]), folder: settings.work + "/packages"))
+    }
+    for size in settings.sizes {
+        let folder = settings.work + "/views-\(size)"
+        try? FileManager.default.removeItem(atPath: folder)
+        let files = try ViewCorpus.generate(declarations: size, into: folder)
+        corpora.append(try loadCorpus("(b) views \(size / 1000)k", folder: folder, names: files.map { ($0 as NSString).lastPathComponent }))
+    }
+
+    print("dewrap benchmark: release build, \(ProcessInfo.processInfo.activeProcessorCount) cores, median of \(settings.runs) runs (swiftc: \(settings.compilerRuns))")
+    print("columns: lex, lex+parse (in process, files in memory); lower = `dewrap -j 1 -o DIR FILES…` end to end (read, lower, write);")
+    print("swiftc = `swiftc -frontend -parse FILES…`; ratio = lower / swiftc; RSS = peak of the lowering process, limit 2 × largest file + 20 MB")
+    print("")
+    let header = ["corpus", "files", "MB", "decls", "lex MB/s", "lex+parse MB/s", "lower MB/s", "swiftc MB/s", "ratio", "RSS MB", "limit MB", "lowered", "diagnostics"]
+    var rows: [[String]] = []
+    var results: [CorpusRow] = []
+    for corpus in corpora {
+        let row = try measure(corpus, settings)
+        results.append(row)
+        let declarations = corpus.label.hasPrefix("(b)") ? String(corpus.inputs.count * ViewCorpus.unitsPerFile * ViewCorpus.declarationsPerUnit) : "-"
+        rows.append([
+            corpus.label, String(corpus.names.count), megabytes(corpus.bytes), declarations,
+            fixed(row.rate(row.lex)), fixed(row.rate(row.parse)), fixed(row.rate(row.lower)), fixed(row.rate(row.compiler), 1),
+            fixed(row.compiler / row.lower, 1) + "×", row.peakResident.map(megabytes) ?? "n/a", megabytes(row.rssLimit),
+            String(row.changed), String(row.diagnostics),
+        ])
+    }
+    printTable(header, rows)
+    print("")
+
+    // Whole process for one typical view file: what a build plugin pays per file.
+    let typicalFolder = settings.work + "/typical"
+    try FileManager.default.createDirectory(atPath: typicalFolder, withIntermediateDirectories: true)
+    let typical = ViewCorpus.file(units: 0..<3)
+    try Data(typical.utf8).write(to: URL(fileURLWithPath: typicalFolder + "/TypicalView.swift"))
+    let lines = typical.utf8.filter { $0 == 10 }.count
+    let typicalSeconds = medianSeconds(runs: settings.processRuns) {
+        runMeasured(settings.dewrap, ["TypicalView.swift"], in: typicalFolder).seconds
+    }
+    let typicalRSS = peakResidentBytes(settings.dewrap, ["TypicalView.swift"], in: typicalFolder)
+
+    // All cores against one, on the largest generated corpus.
+    var parallel: (one: Double, all: Double)?
+    if let largest = corpora.last(where: { $0.label.hasPrefix("(b)") }), let row = results.first(where: { $0.corpus.label == largest.label }) {
+        let all = medianSeconds(runs: settings.runs) { lowerProcess(largest, settings, jobs: 2).seconds }
+        parallel = (row.lower, all)
+    }
+
+    print("targets (median):")
+    func check(_ ok: Bool) -> String { ok ? "ok  " : "MISS" }
+    for row in results {
+        let lower = row.rate(row.lower), ratio = row.compiler / row.lower
+        print("  \(check(lower >= 100 && ratio >= 6)) \(row.corpus.label): lower \(fixed(lower)) MB/s (≥ 100), \(fixed(ratio, 1))× swiftc -frontend -parse (≥ 6)")
+    }
+    if let packages = results.first(where: { $0.corpus.label.hasPrefix("(a)") }) {
+        print("  \(check(packages.rate(packages.lex) >= 300)) lexer on (a): \(fixed(packages.rate(packages.lex))) MB/s (≥ 300)")
+    }
+    let views = results.filter { $0.corpus.label.hasPrefix("(b)") }
+    if views.count >= 2 {
+        let big = views[views.count - 1], small = views[views.count - 2]
+        let factor = big.lower / small.lower
+        let sizeFactor = Double(big.corpus.bytes) / Double(small.corpus.bytes)
+        print("  \(check(factor <= 11)) linear: \(big.corpus.label) takes \(fixed(factor, 1))× the time of \(small.corpus.label) (input \(fixed(sizeFactor, 1))×; ≤ 11)")
+    }
+    for row in results {
+        guard let peak = row.peakResident else { print("  n/a  peak RSS: /usr/bin/time (Debian's 'time') is not installed"); break }
+        print("  \(check(peak <= row.rssLimit)) peak RSS \(row.corpus.label): \(megabytes(peak)) MB (≤ \(megabytes(row.rssLimit)) MB)")
+    }
+    print("  \(check(typicalSeconds <= 0.005)) one typical view file (\(lines) lines), whole process: \(fixed(typicalSeconds * 1000, 2)) ms (≤ 5), peak RSS \(typicalRSS.map(megabytes) ?? "n/a") MB")
+    if let parallel {
+        let speedup = parallel.one / parallel.all
+        print("  \(check(speedup >= 1.7)) 2 jobs against 1 on \(views.last!.corpus.label): \(fixed(parallel.one, 2)) s → \(fixed(parallel.all, 2)) s, \(fixed(speedup, 2))× (≥ 1.7)")
+    }
+}
+
+// MARK: - Stages
+
+private func measure(_ corpus: BenchCorpus, _ settings: BenchSettings) throws -> CorpusRow {
+    let lex = medianSeconds(runs: settings.runs) {
+        timed { for input in corpus.inputs { _ = Lexer.lex(input).tokens.count } }
+    }
+    let parse = medianSeconds(runs: settings.runs) {
+        timed { for input in corpus.inputs { _ = Parser.parse(input).items.count } }
+    }
+    var last = ProcessRun(seconds: 0, status: 0, errors: "")
+    let lower = medianSeconds(runs: settings.runs) {
+        last = lowerProcess(corpus, settings, jobs: 1)
+        return last.seconds
+    }
+    guard last.status == 0 else {
+        throw BenchError(message: "dewrap failed on \(corpus.label) (status \(last.status)):\n\(last.errors.prefix(2000))")
+    }
+    let compiler = medianSeconds(runs: settings.compilerRuns) {
+        runMeasured(settings.swiftc, ["-frontend", "-parse"] + corpus.names, in: corpus.folder).seconds
+    }
+    let output = settings.work + "/out"
+    var changed = 0
+    for (name, input) in zip(corpus.names, corpus.inputs) {
+        if let written = FileManager.default.contents(atPath: output + "/" + name), [UInt8](written) != input { changed += 1 }
+    }
+    try? FileManager.default.removeItem(atPath: output)
+    let peak = peakResidentBytes(settings.dewrap, ["-j", "1", "-o", output] + corpus.names, in: corpus.folder)
+    let diagnostics = last.errors.split(separator: "\n").filter { $0.contains(": warning: ") || $0.contains(": error: ") }.count
+    return CorpusRow(corpus: corpus, lex: lex, parse: parse, lower: lower, compiler: compiler,
+                     peakResident: peak, diagnostics: diagnostics, changed: changed)
+}
+
+private func lowerProcess(_ corpus: BenchCorpus, _ settings: BenchSettings, jobs: Int) -> ProcessRun {
+    let output = settings.work + "/out"
+    try? FileManager.default.removeItem(atPath: output)
+    return runMeasured(settings.dewrap, ["-j", String(jobs), "-o", output] + corpus.names, in: corpus.folder)
+}
+
+// MARK: - Corpora
+
+/// Links every file into `folder` under a numbered name.
+private func flatCorpus(_ label: String, files: [String], folder: String) throws -> BenchCorpus {
+    try? FileManager.default.removeItem(atPath: folder)
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    var names: [String] = []
+    for (index, file) in files.enumerated() {
+        let name = "\(index)-" + (file as NSString).lastPathComponent
+        try FileManager.default.createSymbolicLink(atPath: folder + "/" + name, withDestinationPath: file)
+        names.append(name)
+    }
+    return try loadCorpus(label, folder: folder, names: names)
+}
+
+private func loadCorpus(_ label: String, folder: String, names: [String]) throws -> BenchCorpus {
+    BenchCorpus(label: label, folder: folder, names: names, inputs: names.map { readBytes(folder + "/" + $0) })
+}
+
+struct BenchError: Error {
+    var message: String
+}
+
+// MARK: - Printing
+
+private func fixed(_ value: Double, _ digits: Int = 0) -> String {
+    String(format: "%.\(digits)f", value)
+}
+
+private func printTable(_ header: [String], _ rows: [[String]]) {
+    let all = [header] + rows
+    let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
+    for (index, row) in all.enumerated() {
+        let cells = row.enumerated().map { column, cell in
+            column == 0 ? cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+                        : String(repeating: " ", count: widths[column] - cell.count) + cell
         }
-        return (seconds.sorted()[seconds.count / 2], count)
+        print(cells.joined(separator: "  "))
+        if index == 0 { print(widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")) }
     }
-    func report(_ what: String, _ result: (seconds: Double, count: Int), _ unit: String) {
-        let rate = Double(totalBytes) / 1_000_000 / result.seconds
-        print("\(what): \(files.count) files, \(megabytes(totalBytes)) MB, \(result.count) \(unit), median of \(max(runs, 1)) runs \(String(format: "%.3f", result.seconds)) s, \(String(format: "%.0f", rate)) MB/s")
-    }
-    report("lexer", median { Lexer.lex($0).tokens.count }, "tokens")
-    report("lexer+parser", median { Parser.parse($0).scopes.count }, "scopes")
 }

@@ -1,6 +1,8 @@
 // Developer checks that are not part of the product:
 //   dewrap-dev roundtrip PATH…        lossless lexing and identity lowering over a corpus
-//   dewrap-dev bench-lexer [--runs N] PATH…   lexer and lexer+parser throughput in MB/s (release build)
+//   dewrap-dev bench --dewrap EXE --swiftc EXE --work DIR [--packages DIR] [--sizes N,N…] [--runs N]
+//                                     the throughput table of bin/bench (release build)
+//   dewrap-dev generate-views N DIR   the SwiftUI-style benchmark corpus with N wrapped declarations
 //   dewrap-dev parse PATH…            parser diagnostics (none on code that compiles) and throughput;
 //                                     SHOW=N prints the first N diagnostics (default 40)
 //   dewrap-dev attributes PATH…       attributed `var`s per attribute name: parser vs. a token scan
@@ -9,15 +11,43 @@ import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let command = arguments.first else {
-    FileHandle.standardError.write(Data("usage: dewrap-dev roundtrip|bench-lexer [--runs N] PATH…\n".utf8))
+    FileHandle.standardError.write(Data("usage: dewrap-dev roundtrip|parse|attributes|bench|generate-views …\n".utf8))
     exit(64)
 }
 var rest = Array(arguments.dropFirst())
-var runs = 5
-if let index = rest.firstIndex(of: "--runs"), index + 1 < rest.count, let value = Int(rest[index + 1]) {
-    runs = value
-    rest.removeSubrange(index...index + 1)
+
+/// Removes `--name VALUE` from `rest` and returns VALUE.
+@MainActor func option(_ name: String) -> String? {
+    guard let index = rest.firstIndex(of: name), index + 1 < rest.count else { return nil }
+    defer { rest.removeSubrange(index...index + 1) }
+    return rest[index + 1]
 }
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("dewrap-dev: \(message)\n".utf8))
+    exit(1)
+}
+
+switch command {
+case "bench":
+    var settings = BenchSettings()
+    guard let dewrap = option("--dewrap"), let swiftc = option("--swiftc"), let work = option("--work") else {
+        fail("bench needs --dewrap, --swiftc and --work")
+    }
+    (settings.dewrap, settings.swiftc, settings.work) = (dewrap, swiftc, work)
+    settings.packages = option("--packages")
+    if let sizes = option("--sizes") { settings.sizes = sizes.split(separator: ",").compactMap { Int($0) } }
+    if let runs = option("--runs").flatMap(Int.init) { settings.runs = runs }
+    do { try bench(settings) } catch let error as BenchError { fail(error.message) } catch { fail("\(error)") }
+    exit(0)
+case "generate-views":
+    guard rest.count == 2, let count = Int(rest[0]) else { fail("usage: dewrap-dev generate-views N DIR") }
+    do { _ = try ViewCorpus.generate(declarations: count, into: rest[1]) } catch { fail("\(error)") }
+    exit(0)
+default:
+    break
+}
+
 let files = swiftFiles(under: rest)
 switch command {
 case "roundtrip":
@@ -26,8 +56,6 @@ case "parse":
     exit(parseCheck(files, showLimit: Int(ProcessInfo.processInfo.environment["SHOW"] ?? "") ?? 40) ? 0 : 1)
 case "attributes":
     exit(attributeCount(files) ? 0 : 1)
-case "bench-lexer":
-    benchLexer(files, runs: runs)
 default:
     FileHandle.standardError.write(Data("dewrap-dev: unknown command '\(command)'\n".utf8))
     exit(64)

@@ -89,10 +89,13 @@ func writeStandardError(_ text: String) {
 }
 
 /// Replaces `path` with `bytes` so that readers see the old file or the new
-/// one, never a part: a temporary file in the same folder, flushed, then
-/// renamed over it. An existing file keeps its permissions; a symbolic link
-/// keeps pointing where it did and its target is replaced.
-func writeAtomically(_ bytes: [UInt8], to path: String) throws(FileError) {
+/// one, never a part: a temporary file in the same folder, then renamed over
+/// it. With `durable` the temporary file is flushed to disk first, so that
+/// not even a power cut can leave a half-written source behind (`--in-place`
+/// replaces the user's own files); outputs of `-o` skip that cost, as a
+/// compiler's outputs do. An existing file keeps its permissions; a symbolic
+/// link keeps pointing where it did and its target is replaced.
+func writeAtomically(_ bytes: [UInt8], to path: String, durable: Bool) throws(FileError) {
     var target = path
     if let resolved = realpath(path, nil) {
         target = String(cString: resolved)
@@ -118,7 +121,7 @@ func writeAtomically(_ bytes: [UInt8], to path: String) throws(FileError) {
 
     var failure = writeAll(bytes, to: descriptor)
     if failure == nil && fchmod(descriptor, mode) != 0 { failure = errno }
-    if failure == nil && fsync(descriptor) != 0 { failure = errno }
+    if failure == nil && durable && fsync(descriptor) != 0 { failure = errno }
     if close(descriptor) != 0 && failure == nil { failure = errno }
     if failure == nil && rename(temporary, target) != 0 { failure = errno }
     if let failure {

@@ -91,8 +91,8 @@ private func write(_ result: [UInt8], for job: Job, source: [UInt8]) throws(File
     case .standardOutput:
         try writeStandardOutput(result)
     case .file(let path):
-        try writeAtomically(result, to: path)
+        try writeAtomically(result, to: path, durable: false)
     case .inPlace:
-        if result != source { try writeAtomically(result, to: job.input) }
+        if result != source { try writeAtomically(result, to: job.input, durable: true) }
     }
 }

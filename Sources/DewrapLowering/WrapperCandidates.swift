@@ -1,0 +1,52 @@
+import DewrapSyntax
+
+/// Whether a file can hold anything to lower. Every rewrite starts at a
+/// property-wrapper attribute, and a wrapper is a type; an attribute the
+/// compiler itself defines (`@available`, `@inlinable`, `@MainActor`, …) never
+/// names one. A file whose attributes are all of that kind comes back
+/// unchanged, so it is only lexed, not parsed: most library code is like that.
+func mayUseWrappers(_ tokens: [Token], in source: [UInt8]) -> Bool {
+    var i = 0
+    while i + 1 < tokens.count {
+        if tokens[i].kind == .atSign, tokens[i + 1].kind == .identifier || tokens[i + 1].kind == .keyword {
+            let name = tokens[i + 1].range
+            if !compilerAttributes.contains(String(decoding: source[name], as: UTF8.self)) { return true }
+        }
+        i += 1
+    }
+    return false
+}
+
+/// Attribute names that belong to the language (Swift's `Attr.def`,
+/// `TypeAttr.def`, and the standard global actor), not to a type a file could
+/// declare as a property wrapper.
+private let compilerAttributes: Set<String> = [
+    "available", "backDeployed", "_backDeploy", "objc", "nonobjc", "objcMembers", "_objcImplementation",
+    "objcImplementation", "_objcRuntimeName", "inlinable", "usableFromInline", "_alwaysEmitIntoClient",
+    "inline", "_transparent", "_spi", "_spi_available", "_implementationOnly", "_exported", "testable",
+    "frozen", "_fixed_layout", "discardableResult", "dynamicMemberLookup", "dynamicCallable", "main",
+    "propertyWrapper", "resultBuilder", "globalActor", "preconcurrency", "unchecked", "retroactive",
+    "_silgen_name", "_cdecl", "_expose", "_extern", "_section", "_used", "_semantics", "_effects",
+    "_specialize", "specialized", "_optimize", "_disfavoredOverload", "_dynamicReplacement",
+    "_implements", "derivative", "differentiable", "noDerivative", "transpose", "_originallyDefinedIn",
+    "warn_unqualified_access", "_unavailableFromAsync", "_nonSendable", "_marker", "_typeEraser",
+    "_hasMissingDesignatedInitializers", "_inheritsConvenienceInitializers", "_unsafeInheritExecutor",
+    "_documentation", "_spiOnly", "_weakLinked", "_borrowed", "_noImplicitCopy", "_eagerMove",
+    "_noEagerMove", "_lexicalLifetimes", "_noLocks", "_noAllocation", "_noRuntime", "_noExistentials",
+    "_noObjCBridging", "_nonoverride", "_private", "_custom", "_show_in_interface", "_staticExclusiveOnly",
+    "_rawLayout", "_alignment", "_allowFeatureSuppression", "_preInverseGenerics", "_nonescapable",
+    "_unsafeNonescapableResult", "_lifetime", "lifetime", "storageRestrictions", "attached", "freestanding",
+    "exclusivity", "_compilerInitialized", "_hasStorage", "_alwaysEmitConformanceMetadata",
+    "_objc_non_lazy_realization", "_clangImporterSynthesizedType", "_restatedObjCConformance",
+    "_staticInitializeObjCMetadata", "_projectedValueProperty", "extractConstantsFromMembers",
+    "requires_stored_property_inits", "unsafe_no_objc_tagged_pointer", "LLDBDebuggerFunction",
+    "NSCopying", "NSManaged", "IBAction", "IBOutlet", "IBInspectable", "IBDesignable", "IBSegueAction",
+    "GKInspectable", "UIApplicationMain", "NSApplicationMain", "safe", "unsafe", "abi", "export",
+    "concurrent", "execution", "isolated", "nonisolated", "_local", "_moveOnly", "_typeSequence",
+    // Type attributes.
+    "escaping", "autoclosure", "convention", "noescape", "Sendable", "thin", "thick", "thin_to_thick",
+    "_opaqueReturnTypeOf", "opened", "pack_element", "differentiable", "noDerivative", "_noMetadata",
+    "in_guaranteed", "inout", "inout_aliasable", "in", "in_constant", "owned", "guaranteed", "unowned",
+    "callee_owned", "callee_guaranteed", "yields", "error", "error_indirect", "error_unowned", "out",
+    "unknown", "MainActor",
+]

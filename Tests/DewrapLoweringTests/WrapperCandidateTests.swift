@@ -1,0 +1,38 @@
+@testable import DewrapLowering
+import DewrapSyntax
+import Testing
+
+/// The shortcut that skips parsing files with nothing to lower must never
+/// skip a file that has something.
+struct WrapperCandidateTests {
+    private func mayUse(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        return mayUseWrappers(Lexer.lex(bytes).tokens, in: bytes)
+    }
+
+    @Test(arguments: ["State", "Binding", "StateObject", "ObservedObject", "EnvironmentObject", "Environment",
+                      "FocusState", "GestureState", "AppStorage", "SceneStorage", "Bindable", "Namespace",
+                      "ScaledMetric", "FocusedValue", "FetchRequest", "Query", "Published", "Option", "TwelveOrLess",
+                      "lowercaseWrapper", "SwiftUI"])
+    func anyOtherAttributeNameCounts(name: String) {
+        #expect(mayUse("struct S { @\(name) var x = 0 }"))
+        #expect(mayUse("func f(@\(name) x: Int) {}"))
+    }
+
+    @Test func compilerAttributesAloneDoNot() {
+        #expect(!mayUse("""
+            @available(macOS 14, *) @MainActor public final class C: @unchecked Sendable {
+                @inlinable @discardableResult func f(_ g: @escaping @Sendable () -> Void) -> Int { $0 }
+                @usableFromInline @_spi(X) internal var $notAWrapper: Int { 0 }
+            }
+            """))
+    }
+
+    /// A file with nothing to lower comes back as it is, even when it does not parse.
+    @Test func brokenCodeWithoutWrappersIsCopied() {
+        let text = Array("@available(*, deprecated) struct S { func f( { ] \n".utf8)
+        let result = lower(text, fileName: "x.swift")
+        #expect(result.output == text)
+        #expect(result.diagnostics.isEmpty)
+    }
+}
