@@ -71,7 +71,7 @@ struct PreviousToken {
 struct LexerState {
     let text: UnsafeBufferPointer<UInt8>
     let n: Int
-    let keywords = KeywordTable.shared
+    let words = WordTable.shared
     var i = 0
     var tokens: [Token] = []
     var diagnostics: [Diagnostic] = []
@@ -119,11 +119,17 @@ struct LexerState {
 
     // MARK: Trivia
 
+    @inline(__always)
     mutating func skipTrivia(stopAtNewline: Bool) {
         while i < n {
-            // Fast paths: blanks, line feeds, and the printable ASCII above `/`, which always starts a token.
+            // Fast paths: runs of spaces (indentation), tabs, line feeds, line comments,
+            // and the printable ASCII above `/`, which always starts a token.
             let b = text[i]
-            if b == UInt8(ascii: " ") || b == UInt8(ascii: "\t") {
+            if b == UInt8(ascii: " ") {
+                i = endOfSpaces(text, from: i + 1)
+                continue
+            }
+            if b == UInt8(ascii: "\t") {
                 i += 1
                 continue
             }
@@ -133,6 +139,10 @@ struct LexerState {
                 continue
             }
             if b > UInt8(ascii: "/") && b < 0x7F { return }
+            if b == UInt8(ascii: "/") && i + 1 < n && text[i + 1] == UInt8(ascii: "/") {
+                i = endOfLine(text, from: i + 2)
+                continue
+            }
             guard let piece = scanTriviaPiece(text, at: i, stopAtNewline: stopAtNewline) else { return }
             if piece.kind == .newline || ((piece.kind == .blockComment || piece.kind == .docBlockComment) && containsNewline(i, piece.end)) {
                 pendingFlags.insert(.atStartOfLine)
@@ -165,8 +175,8 @@ struct LexerState {
 
     /// Appends a token and records what it means for the next one.
     @inline(__always)
-    mutating func emit(_ kind: TokenKind, _ start: Int, _ end: Int, allowsRegexAfter: Bool, keyword: KeywordRole? = nil) {
-        tokens.append(Token(kind: kind, flags: pendingFlags, start: start, end: end))
+    mutating func emit(_ kind: TokenKind, _ start: Int, _ end: Int, allowsRegexAfter: Bool, keyword: KeywordRole? = nil, word: Word = .none) {
+        tokens.append(Token(kind: kind, flags: pendingFlags, word: word, start: start, end: end))
         pendingFlags = []
         previous = PreviousToken(kind: kind, keyword: keyword, allowsRegex: allowsRegexAfter)
     }

@@ -89,15 +89,17 @@ extension LexerState {
         let start = i
         if text[i].isASCII { i += 1 } else { i = decodeScalar(text, at: i).next }
         skipIdentifierContinuation()
-        if let role = keywords.role(text, start, i) {
-            emit(.keyword, start, i, allowsRegexAfter: role != .expression, keyword: role)
+        let word = words.word(text, start, i)
+        if let role = word.keywordRole {
+            emit(.keyword, start, i, allowsRegexAfter: role != .expression, keyword: role, word: word)
         } else if i - start == 1 && text[start] == UInt8(ascii: "_") {
             emit(.wildcard, start, i, allowsRegexAfter: false)
         } else {
-            emit(.identifier, start, i, allowsRegexAfter: false)
+            emit(.identifier, start, i, allowsRegexAfter: false, word: word)
         }
     }
 
+    @inline(__always)
     mutating func skipIdentifierContinuation() {
         while i < n {
             let b = text[i]

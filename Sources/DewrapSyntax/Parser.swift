@@ -61,7 +61,7 @@ struct ParserState {
     let text: UnsafeBufferPointer<UInt8>
     let tokens: [Token]
     /// The `Word` of each token (`.none` for non-words and plain names).
-    let words: [Word]
+    let words: TokenWords
     let last: Int
     var index = 0
     /// Bytes of `tokens[index]` already consumed, when a `>` was split off an
@@ -84,12 +84,7 @@ struct ParserState {
         self.text = text
         self.tokens = tokens
         self.last = tokens.count - 1
-        let table = WordTable.shared
-        var words = [Word](repeating: .none, count: tokens.count)
-        for (i, token) in tokens.enumerated() where token.kind == .keyword || token.kind == .identifier {
-            words[i] = table.word(text, token.start, token.end)
-        }
-        self.words = words
+        self.words = TokenWords(tokens: tokens)
     }
 
     // MARK: Looking at tokens
@@ -274,4 +269,11 @@ struct ParserState {
         closureCollector.removeSubrange(mark...)
         return taken
     }
+}
+
+/// The words of the tokens, read from the tokens themselves (the lexer looked them up).
+struct TokenWords {
+    let tokens: [Token]
+
+    subscript(_ i: Int) -> Word { tokens[i].word }
 }

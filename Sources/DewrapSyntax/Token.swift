@@ -101,14 +101,33 @@ public struct TokenFlags: OptionSet, Sendable, Hashable {
 public struct Token: Equatable, Sendable {
     public var kind: TokenKind
     public var flags: TokenFlags
+    /// For a name or keyword, the `Word` it spells (looked up once, by the
+    /// lexer); `Word.none` otherwise. Sits in what would be padding.
+    var wordValue: UInt8
     @usableFromInline var start32: UInt32
     @usableFromInline var end32: UInt32
 
     public init(kind: TokenKind, flags: TokenFlags = [], start: Int, end: Int) {
+        self.init(kind: kind, flags: flags, word: .none, start: start, end: end)
+    }
+
+    init(kind: TokenKind, flags: TokenFlags, word: Word, start: Int, end: Int) {
         self.kind = kind
         self.flags = flags
+        self.wordValue = word.rawValue
         self.start32 = UInt32(truncatingIfNeeded: start)
         self.end32 = UInt32(truncatingIfNeeded: end)
+    }
+
+    /// The word this token spells, if the parser gives it meaning.
+    var word: Word {
+        // `wordValue` is only ever set from a `Word`, so it is always a valid raw value.
+        unsafeBitCast(wordValue, to: Word.self)
+    }
+
+    /// Kind, flags and range; the word follows from the text.
+    public static func == (a: Token, b: Token) -> Bool {
+        a.kind == b.kind && a.flags == b.flags && a.start32 == b.start32 && a.end32 == b.end32
     }
 
     /// Byte offset of the first byte of the token text.

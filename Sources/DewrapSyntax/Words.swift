@@ -26,32 +26,72 @@ enum Word: UInt8, CaseIterable {
     }
 }
 
-/// Looks words up by their bytes: entries bucketed by length, compared byte by byte.
+/// Looks words up by their bytes: an open-addressing hash table keyed on the
+/// length and the first, second and last bytes, so that a name that is no
+/// word (most of them) costs one probe of an empty slot. The lexer looks every
+/// name up once and stores the word in its token.
 struct WordTable {
     static let shared = WordTable()
 
-    private var buckets: [[(bytes: [UInt8], word: Word)]] = Array(repeating: [], count: 32)
+    private static let slotCount = 1024
+    /// Word raw values (0: empty), indexed by hash.
+    private var slots = [UInt8](repeating: 0, count: slotCount)
+    /// Each word's spelling, by raw value.
+    private var spellings: [[UInt8]] = []
+    private let longest: Int
 
     private init() {
+        spellings = Word.allCases.map { $0 == .none ? [] : Array($0.spelling.utf8) }
+        longest = spellings.map(\.count).max() ?? 0
         for word in Word.allCases where word != .none {
-            let bytes = Array(word.spelling.utf8)
-            buckets[bytes.count].append((bytes, word))
+            let bytes = spellings[Int(word.rawValue)]
+            var slot = bytes.withUnsafeBufferPointer { Self.hash($0, 0, $0.count) }
+            while slots[slot] != 0 { slot = (slot + 1) & (Self.slotCount - 1) }
+            slots[slot] = word.rawValue
         }
     }
 
+    @inline(__always)
+    private static func hash(_ text: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Int {
+        let length = UInt32(truncatingIfNeeded: end - start)
+        let mixed = length &* 0x9E37_79B1 ^ UInt32(text[start]) &* 0x85EB_CA6B
+            ^ UInt32(text[start + 1]) &* 0xC2B2_AE35 ^ UInt32(text[end - 1]) &* 0x27D4_EB2F
+        return Int((mixed ^ mixed >> 15) & UInt32(slotCount - 1))
+    }
+
+    @inline(__always)
     func word(_ text: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Word {
         let length = end - start
-        guard length < buckets.count else { return .none }
-        for entry in buckets[length] where entry.bytes[0] == text[start] {
-            var k = 1
-            while k < length && entry.bytes[k] == text[start + k] { k += 1 }
-            if k == length { return entry.word }
+        guard length >= 2 && length <= longest else { return .none }
+        var slot = Self.hash(text, start, end)
+        while true {
+            let raw = slots[slot]
+            guard raw != 0 else { return .none }
+            let spelling = spellings[Int(raw)]
+            if spelling.count == length {
+                var k = 0
+                while k < length && spelling[k] == text[start + k] { k += 1 }
+                if k == length { return Word(rawValue: raw) ?? .none }
+            }
+            slot = (slot + 1) & (Self.slotCount - 1)
         }
-        return .none
     }
 }
 
 extension Word {
+    /// For the keywords the lexer always classifies as keywords (the first
+    /// group of cases), what they tell it about the next token; nil for every
+    /// other word, which stays an identifier.
+    var keywordRole: KeywordRole? {
+        switch self {
+        case .none: return nil
+        case .true, .false, .nil, .self, .Self, .super, .Any: return .expression
+        case .try: return .try
+        case .func, .operator: return .operatorName
+        default: return rawValue <= Word.Any.rawValue ? .other : nil
+        }
+    }
+
     /// Modifiers that may stand before a declaration keyword.
     var isDeclarationModifier: Bool {
         switch self {

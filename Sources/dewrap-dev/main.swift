@@ -2,11 +2,13 @@
 //   dewrap-dev roundtrip PATH…        lossless lexing and identity lowering over a corpus
 //   dewrap-dev bench --dewrap EXE --swiftc EXE --work DIR [--packages DIR] [--sizes N,N…] [--runs N]
 //                                     the throughput table of bin/bench (release build)
+//   dewrap-dev bench-lex [--runs N] PATH…  lexer and lexer+parser MB/s only, in process (for profiling)
 //   dewrap-dev generate-views N DIR   the SwiftUI-style benchmark corpus with N wrapped declarations
 //   dewrap-dev parse PATH…            parser diagnostics (none on code that compiles) and throughput;
 //                                     SHOW=N prints the first N diagnostics (default 40)
 //   dewrap-dev attributes PATH…       attributed `var`s per attribute name: parser vs. a token scan
 // PATH is a .swift file or a folder searched recursively for them.
+import DewrapSyntax
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -39,6 +41,14 @@ case "bench":
     if let sizes = option("--sizes") { settings.sizes = sizes.split(separator: ",").compactMap { Int($0) } }
     if let runs = option("--runs").flatMap(Int.init) { settings.runs = runs }
     do { try bench(settings) } catch let error as BenchError { fail(error.message) } catch { fail("\(error)") }
+    exit(0)
+case "bench-lex":
+    let runs = option("--runs").flatMap(Int.init) ?? 5
+    let inputs = swiftFiles(under: rest).map(readBytes)
+    let bytes = Double(inputs.reduce(0) { $0 + $1.count })
+    let lex = medianSeconds(runs: runs) { timed { for input in inputs { _ = Lexer.lex(input).tokens.count } } }
+    let parse = medianSeconds(runs: runs) { timed { for input in inputs { _ = Parser.parse(input).items.count } } }
+    print("\(inputs.count) files, \(megabytes(Int(bytes))) MB: lex \(Int(bytes / 1e6 / lex)) MB/s, lex+parse \(Int(bytes / 1e6 / parse)) MB/s (median of \(runs))")
     exit(0)
 case "generate-views":
     guard rest.count == 2, let count = Int(rest[0]) else { fail("usage: dewrap-dev generate-views N DIR") }
