@@ -39,6 +39,7 @@ struct MutationFuzzTests {
                 tried += 1
             }
         }
+        print("mutation fuzzing: \(tried) token mutations of \(Self.sources.count) fixtures")
         #expect(tried > 3_000)
     }
 
@@ -52,6 +53,7 @@ struct MutationFuzzTests {
                 tried += 2
             }
         }
+        print("mutation fuzzing: \(tried) truncations at token boundaries")
         #expect(tried > 1_000)
     }
 
