@@ -121,36 +121,43 @@ struct LexerState {
 
     @inline(__always)
     mutating func skipTrivia(stopAtNewline: Bool) {
-        while i < n {
+        // Local copies of `i` and the line flag: stores to `self` in this loop show.
+        var k = i
+        var newLine = false
+        defer {
+            i = k
+            if newLine { pendingFlags.insert(.atStartOfLine) }
+        }
+        while k < n {
             // Fast paths: runs of spaces (indentation), tabs, line feeds, line comments,
             // and the printable ASCII above `/`, which always starts a token.
-            let b = text[i]
+            let b = text[k]
             if b == UInt8(ascii: " ") {
-                i = endOfSpaces(text, from: i + 1)
+                k = endOfSpaces(text, from: k + 1)
                 continue
             }
             if b == UInt8(ascii: "\t") {
-                i += 1
+                k += 1
                 continue
             }
             if b == UInt8(ascii: "\n") && !stopAtNewline {
-                i += 1
-                pendingFlags.insert(.atStartOfLine)
+                k += 1
+                newLine = true
                 continue
             }
             if b > UInt8(ascii: "/") && b < 0x7F { return }
-            if b == UInt8(ascii: "/") && i + 1 < n && text[i + 1] == UInt8(ascii: "/") {
-                i = endOfLine(text, from: i + 2)
+            if b == UInt8(ascii: "/") && k + 1 < n && text[k + 1] == UInt8(ascii: "/") {
+                k = endOfLine(text, from: k + 2)
                 continue
             }
-            guard let piece = scanTriviaPiece(text, at: i, stopAtNewline: stopAtNewline) else { return }
-            if piece.kind == .newline || ((piece.kind == .blockComment || piece.kind == .docBlockComment) && containsNewline(i, piece.end)) {
-                pendingFlags.insert(.atStartOfLine)
+            guard let piece = scanTriviaPiece(text, at: k, stopAtNewline: stopAtNewline) else { return }
+            if piece.kind == .newline || ((piece.kind == .blockComment || piece.kind == .docBlockComment) && containsNewline(k, piece.end)) {
+                newLine = true
             }
             if let problem = piece.problem {
-                diagnose(at: i, problem)
+                diagnose(at: k, problem)
             }
-            i = piece.end
+            k = piece.end
         }
     }
 

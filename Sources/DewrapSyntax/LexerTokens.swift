@@ -101,15 +101,18 @@ extension LexerState {
 
     @inline(__always)
     mutating func skipIdentifierContinuation() {
-        while i < n {
-            let b = text[i]
+        // A local index: `i` lives in memory, and storing it for every byte shows.
+        var k = i
+        defer { i = k }
+        while k < n {
+            let b = text[k]
             if b.isASCII {
                 guard b.isASCIIIdentifierContinue else { return }
-                i += 1
+                k += 1
             } else {
-                let (scalar, next) = decodeScalar(text, at: i)
+                let (scalar, next) = decodeScalar(text, at: k)
                 guard let c = scalar, isIdentifierContinue(c) else { return }
-                i = next
+                k = next
             }
         }
     }

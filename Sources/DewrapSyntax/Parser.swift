@@ -92,6 +92,11 @@ struct ParserState {
     /// The current token's kind; after a split, the kind of the rest.
     var kind: TokenKind {
         guard split > 0 else { return tokens[index].kind }
+        return splitKind
+    }
+
+    /// The kind of what is left of a token after a `>` was split off it.
+    private var splitKind: TokenKind {
         switch restFirstByte {
         case UInt8(ascii: "?"): return .postfixQuestionMark
         case UInt8(ascii: "!"): return .exclamationMark
@@ -106,11 +111,15 @@ struct ParserState {
 
     private var restFirstByte: UInt8 { text[tokens[index].start + split] }
 
+    @inline(__always)
     func kind(at i: Int) -> TokenKind { i <= last ? tokens[i].kind : .endOfFile }
+    @inline(__always)
     func word(at i: Int) -> Word { i <= last ? words[i] : .none }
     func isAtStartOfLine(_ i: Int) -> Bool { i <= last && tokens[i].flags.contains(.atStartOfLine) }
 
+    @inline(__always)
     func at(_ kind: TokenKind) -> Bool { self.kind == kind }
+    @inline(__always)
     func at(_ word: Word) -> Bool { self.word == word }
 
     /// Whether token `i` is an operator spelled exactly `spelling`.
@@ -154,6 +163,7 @@ struct ParserState {
 
     // MARK: Moving
 
+    @inline(__always)
     mutating func advance() {
         split = 0
         if index < last { index += 1 }
@@ -170,6 +180,7 @@ struct ParserState {
     }
 
     @discardableResult
+    @inline(__always)
     mutating func consume(_ kind: TokenKind) -> Int? {
         guard at(kind) else { return nil }
         let i = index
@@ -178,6 +189,7 @@ struct ParserState {
     }
 
     @discardableResult
+    @inline(__always)
     mutating func consume(_ word: Word) -> Int? {
         guard at(word) else { return nil }
         let i = index
@@ -196,14 +208,20 @@ struct ParserState {
     }
 
     /// Enters one level of nesting; false (with a diagnostic) past the limit.
+    @inline(__always)
     mutating func enterNesting() -> Bool {
         nesting += 1
         if nesting > Parser.maximumNesting {
-            nesting -= 1
-            report("nesting is deeper than \(Parser.maximumNesting) levels")
+            tooDeep()
             return false
         }
         return true
+    }
+
+    @inline(never)
+    private mutating func tooDeep() {
+        nesting -= 1
+        report("nesting is deeper than \(Parser.maximumNesting) levels")
     }
 
     mutating func leaveNesting() { nesting -= 1 }
