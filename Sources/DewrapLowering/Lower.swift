@@ -8,10 +8,14 @@ public struct LoweringOptions: Sendable {
     /// `#sourceLocation` directives naming this file, so that the compiler
     /// reports every line at its origin (`--line-directives`).
     public var lineDirectives: String?
+    /// Wrappers declared outside the input (`--wrapper-sources`), in addition to
+    /// the built-in catalog; a wrapper declared in the input itself wins over both.
+    public var wrapperShapes: WrapperShapes
 
-    public init(strict: Bool = false, lineDirectives: String? = nil) {
+    public init(strict: Bool = false, lineDirectives: String? = nil, wrapperShapes: WrapperShapes = WrapperShapes()) {
         self.strict = strict
         self.lineDirectives = lineDirectives
+        self.wrapperShapes = wrapperShapes
     }
 }
 
@@ -27,15 +31,19 @@ public struct LoweringResult: Sendable {
 /// The whole product: Swift source with property wrappers in, the explicit
 /// Swift the compiler synthesizes out. Pure: no I/O, no globals.
 ///
-/// Member properties wrapped with `@State` or `@Binding` are lowered (SPEC
-/// Decisions 1–5); everything else is copied byte for byte. Lexical and
+/// Member properties wrapped with a catalog wrapper (SPEC table T) or one whose
+/// declaration dewrap has are lowered (SPEC Decisions 1–5, 7); everything else is copied byte for byte. Lexical and
 /// parse problems are warnings, and a type with one inside is left alone.
 public func lower(_ source: [UInt8], fileName: String, options: LoweringOptions = LoweringOptions()) -> LoweringResult {
     let tree = Parser.parse(source)
     guard source.count <= Lexer.maximumInputSize else {
         return LoweringResult(output: source, diagnostics: tree.lexerDiagnostics)
     }
-    var lowering = FileLowering(context: SourceContext(bytes: source, tree: tree, lineDirectives: options.lineDirectives))
+    var shapes = WrapperCatalog.shapes
+    shapes.merge(options.wrapperShapes)
+    shapes.merge(WrapperShapes(tree: tree, bytes: source))
+    var lowering = FileLowering(
+        context: SourceContext(bytes: source, tree: tree, lineDirectives: options.lineDirectives, shapes: shapes))
     lowering.run()
     var diagnostics = tree.lexerDiagnostics.map { Diagnostic(.warning, at: $0.offset, $0.message) }
     diagnostics += tree.diagnostics.map { Diagnostic(.warning, at: $0.offset, "cannot parse: \($0.message)") }
@@ -255,7 +263,7 @@ struct FileLowering {
             if let otherWrapper {
                 // Its storage and memberwise parameter would need that wrapper's API (Decision 7).
                 diagnostics.append(Diagnostic(.note, at: context.tree.tokens[otherWrapper.atSign].start,
-                    "'\(context.text(type.name))' is left as written: '@\(context.text(otherWrapper.name.lower))' is not a wrapper dewrap lowers yet"))
+                    "'\(context.text(type.name))' is left as written: dewrap does not have the declaration of '@\(attributeTypeName(otherWrapper, context: context))' (give its source with --wrapper-sources)"))
                 leftNames.formUnion(properties.map(\.name))
                 return nil
             }
@@ -343,7 +351,11 @@ struct FileLowering {
         for property in plan.properties {
             let stripped = memberwise?.strippedWrapped.contains(property.name) ?? false
             let initializer = stripped ? nil : storageInitializer(for: property, context: context)
-            let text = renderProperty(property, container: plan.container, storageInitializer: initializer, context: context)
+            let typeName = context.text(plan.type.name) + (plan.type.genericParameters.map {
+                "<" + genericParameterNames(context.text($0)).joined(separator: ", ") + ">"
+            } ?? "")
+            let text = renderProperty(
+                property, container: plan.container, typeName: typeName, storageInitializer: initializer, context: context)
             result.append(Edit(start: tokens[property.declaration.prefix.start].start,
                                end: tokens[property.declaration.span.upper - 1].end, text: Array(text.utf8)))
         }
