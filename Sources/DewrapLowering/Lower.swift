@@ -232,6 +232,7 @@ struct FileLowering {
         var stored: [StoredProperty] = []
         var blocked = false
         var otherWrapper: Attribute?
+        var unknownWrappers: [Attribute] = []
         for (declaration, placement) in members {
             switch analyzeProperty(declaration, in: container, placement: placement, context: context) {
             case .lower(let property) where property.isStatic:
@@ -246,13 +247,21 @@ struct FileLowering {
                 blocked = true
                 for binding in declaration.bindings { leftNames.insert(context.text(binding.pattern)) }
             case .notWrapped:
-                if otherWrapper == nil {
-                    otherWrapper = declaration.prefix.attributes.first { isUnknownWrapperCandidate($0, context: context) }
+                if let unknown = declaration.prefix.attributes.first(where: { isUnknownWrapperCandidate($0, context: context) }) {
+                    if otherWrapper == nil { otherWrapper = unknown }
+                    unknownWrappers.append(unknown)
                 }
                 stored += plainStoredProperties(declaration, placement: placement)
             }
         }
-        guard !properties.isEmpty else { return nil }
+        guard !properties.isEmpty else {
+            // Decision 7: a wrapper without a declaration is left as written, and named.
+            for unknown in unknownWrappers {
+                diagnostics.append(Diagnostic(.note, at: context.tree.tokens[unknown.atSign].start,
+                    "'@\(attributeTypeName(unknown, context: context))' is left as written: dewrap does not have its declaration (give its source with --wrapper-sources)"))
+            }
+            return nil
+        }
         var writesMemberwise = false
         if container == .struct && initializers.isEmpty {
             // The implicit memberwise init changes with every lowered property: write it out (Decision 3).

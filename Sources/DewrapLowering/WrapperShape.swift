@@ -341,14 +341,8 @@ func matchType(_ pattern: String, _ concrete: String, parameters: [String], bind
     let p = typeTokens(pattern)
     let c = typeTokens(concrete)
     let names = Set(parameters)
-    func balanced(_ slice: ArraySlice<String>) -> Bool {
-        var depth = 0
-        for token in slice {
-            if ["<", "[", "("].contains(token) { depth += 1 }
-            if [">", "]", ")"].contains(token) { depth -= 1; if depth < 0 { return false } }
-        }
-        return depth == 0
-    }
+    // Types are short; a pathological one is not matched (the property is then left as written).
+    guard c.count <= 4096 else { return false }
     func match(_ pi: Int, _ ci: Int, _ bound: [String: [String]]) -> [String: [String]]? {
         if pi == p.count { return ci == c.count ? bound : nil }
         let token = p[pi]
@@ -357,14 +351,19 @@ func matchType(_ pattern: String, _ concrete: String, parameters: [String], bind
                 guard ci + value.count <= c.count, Array(c[ci..<ci + value.count]) == value else { return nil }
                 return match(pi + 1, ci + value.count, bound)
             }
-            var end = ci + 1
-            while end <= c.count {
-                if balanced(c[ci..<end]) {
+            // Every non-empty balanced run of tokens from `ci`, shortest first.
+            var depth = 0
+            var end = ci
+            while end < c.count {
+                if ["<", "[", "("].contains(c[end]) { depth += 1 }
+                if [">", "]", ")"].contains(c[end]) { depth -= 1 }
+                end += 1
+                if depth < 0 { return nil }
+                if depth == 0 {
                     var next = bound
                     next[token] = Array(c[ci..<end])
                     if let result = match(pi + 1, end, next) { return result }
                 }
-                end += 1
             }
             return nil
         }

@@ -27,6 +27,8 @@ struct Invocation: Equatable {
     var lineDirectives = false
     /// `--source-name NAME`: the file name those directives mention.
     var sourceName: String?
+    /// `--wrapper-sources PATH` (repeatable): files or folders with wrapper declarations.
+    var wrapperSources: [String] = []
 }
 
 extension Invocation.Action {
@@ -46,7 +48,7 @@ struct UsageError: Error, Equatable {
 }
 
 let usageText = """
-    OVERVIEW: Lower Swift property wrappers (@State, @Binding, $x) into the explicit
+    OVERVIEW: Lower Swift property wrappers (@State, @Published, your own, $x) into the explicit
     Swift the compiler synthesizes. Code that is not rewritten is copied byte for byte.
     A property that cannot be lowered for certain is left as written, with a warning.
 
@@ -68,6 +70,11 @@ let usageText = """
                           output point at the input's lines (for build steps).
       --source-name NAME  The file name those directives mention (default: the input
                           path as given).
+      --wrapper-sources PATH
+                          Read the @propertyWrapper declarations in PATH (a Swift
+                          file, or a folder searched for .swift files; repeatable)
+                          so that properties using those wrappers are lowered.
+                          These files are not lowered or written.
       --emit-tokens       Print the tokens of one input instead of lowering it:
                           one line per token, 'OFFSET<TAB>KIND<TAB>TEXT', with \\, tab,
                           LF and CR in TEXT escaped as \\\\, \\t, \\n, \\r.
@@ -125,6 +132,8 @@ func parseArguments(_ arguments: [String]) throws(UsageError) -> Invocation {
                 invocation.lineDirectives = true
             case "--source-name":
                 invocation.sourceName = try value(for: argument)
+            case "--wrapper-sources":
+                invocation.wrapperSources.append(try value(for: argument))
             case "--emit-tokens":
                 invocation.action = .emitTokens
             case "--emit-tree":
@@ -133,7 +142,11 @@ func parseArguments(_ arguments: [String]) throws(UsageError) -> Invocation {
                 guard outputPath == nil else { throw UsageError(message: "option '-o' is given more than once") }
                 outputPath = try value(for: argument)
             default:
-                if argument.hasPrefix("--output=") {
+                if argument.hasPrefix("--wrapper-sources=") {
+                    let path = String(argument.dropFirst("--wrapper-sources=".count))
+                    guard !path.isEmpty else { throw UsageError(message: "option '--wrapper-sources' needs a path") }
+                    invocation.wrapperSources.append(path)
+                } else if argument.hasPrefix("--output=") {
                     guard outputPath == nil else { throw UsageError(message: "option '-o' is given more than once") }
                     outputPath = String(argument.dropFirst("--output=".count))
                     guard !outputPath!.isEmpty else { throw UsageError(message: "option '--output' needs a path") }

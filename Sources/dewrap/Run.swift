@@ -16,8 +16,15 @@ let version = "0.1.0"
 /// the others, and nothing is written for it.
 func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
     var status = ExitStatus.success
+    let wrapperShapes: WrapperShapes
+    do throws(FileError) {
+        wrapperShapes = try readWrapperSources(invocation.wrapperSources)
+    } catch {
+        writeStandardError("dewrap: error: \(error.message)\n")
+        return .failure
+    }
     for job in jobs {
-        var options = LoweringOptions(strict: invocation.strict)
+        var options = LoweringOptions(strict: invocation.strict, wrapperShapes: wrapperShapes)
         if invocation.lineDirectives { options.lineDirectives = invocation.sourceName ?? job.displayName }
         if !perform(job, action: invocation.action, options: options) { status = .failure }
     }
