@@ -179,7 +179,7 @@ func analyzeProperty(
     if let type = binding.type {
         valueType = context.text(type)
     } else if !bindings.isEmpty || wrapper.genericParameters.isEmpty {
-        valueType = substitute(qualified(wrapper.wrappedValue.type, in: wrapper, bindings: bindings), bindings)
+        valueType = substitute(qualifiedMemberType(wrapper.wrappedValue.type, in: wrapper), bindings)
     } else if let initializer = binding.initializer {
         valueType = TypeInference(context: context).type(of: initializer)
     }
@@ -204,7 +204,7 @@ func analyzeProperty(
     }
     let storageType = wrapper.genericParameters.isEmpty ? wrapper.name
         : wrapper.name + "<" + wrapper.genericParameters.map { typeText(bindings[$0]!) }.joined(separator: ", ") + ">"
-    let projectedType = wrapper.projectedValue.map { substitute(qualified($0.type, in: wrapper, bindings: bindings), bindings) }
+    let projectedType = wrapper.projectedValue.map { substitute(qualifiedMemberType($0.type, in: wrapper), bindings) }
     let accessWords = ["public", "private", "fileprivate", "internal", "open", "package"]
     let access = declaration.prefix.modifiers.first { accessWords.contains(context.text($0.keyword)) && $0.detail == nil }
         .map { context.text($0.keyword) }
@@ -216,7 +216,7 @@ func analyzeProperty(
 }
 
 /// A member type of the wrapper with its nested type names qualified: `Binding` in `FocusState` is `FocusState<Value>.Binding`.
-private func qualified(_ type: String, in wrapper: WrapperShape, bindings: [String: [String]]) -> String {
+func qualifiedMemberType(_ type: String, in wrapper: WrapperShape) -> String {
     let tokens = typeTokens(type)
     var result: [String] = []
     for (index, token) in tokens.enumerated() {

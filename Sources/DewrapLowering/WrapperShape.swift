@@ -64,6 +64,9 @@ public struct WrapperShape: Sendable {
         initializers.contains { $0.labels.first == "wrappedValue" && $0.isIsolated }
     }
 
+    /// `init(projectedValue:)` exists (P-2, P-5).
+    public var hasInitProjectedValue: Bool { initializers.contains { $0.labels == ["projectedValue"] } }
+
     /// The `init(wrappedValue:)` takes an autoclosure (M-4: `@autoclosure @escaping () -> T`).
     public var wrappedValueIsAutoclosure: Bool {
         initializers.contains { $0.labels.first == "wrappedValue" && $0.firstIsAutoclosure }
@@ -115,8 +118,11 @@ public struct WrapperShapes: Sendable {
         byName.merge(other.byName) { _, new in new }
     }
 
+    /// The built-in catalog (SPEC table T).
+    public static var builtIn: WrapperShapes { WrapperCatalog.shapes }
+
     /// The shape for an attribute name as written: `State`, `SwiftUI.State`.
-    func shape(named name: String) -> WrapperShape? {
+    public func shape(named name: String) -> WrapperShape? {
         if let shape = byName[name] { return shape }
         if let dot = name.lastIndex(of: ".") { return byName[String(name[name.index(after: dot)...])] }
         return nil
@@ -201,7 +207,13 @@ private func readShape(_ type: TypeDecl, extensions: [TypeDecl], context: Source
         if extensionDecl.inheritance.contains(where: { ["Sendable", "@unchecked Sendable"].contains(context.text($0)) }) {
             sendable = extensionDecl.whereClause == nil ? .always : .whenArgumentsAre
         }
+        let before = initializers.count
         visit(extensionDecl.body?.items ?? [], inBody: false)
+        // An `init()` in a constrained extension (State's, for Optional values) cannot be relied on
+        // without knowing the wrapped type; V-3a covers the Optional case anyway.
+        if extensionDecl.whereClause != nil {
+            initializers = Array(initializers[..<before]) + initializers[before...].filter { !$0.labels.isEmpty }
+        }
     }
     guard let wrappedValue else { return nil }
     // The implicit inits (M-1, M-7): a struct's memberwise init, and `init()` when every stored property has a value.
@@ -378,4 +390,41 @@ func matchType(_ pattern: String, _ concrete: String, parameters: [String], bind
 /// `pattern` with each generic parameter replaced by its binding.
 func substitute(_ pattern: String, _ bindings: [String: [String]]) -> String {
     typeText(typeTokens(pattern).flatMap { bindings[$0] ?? [$0] })
+}
+
+// MARK: - Description
+
+extension WrapperShape: CustomStringConvertible {
+    /// What lowering reads from the shape, one fact per line (nested type names qualified, a
+    /// `SwiftUI.` prefix dropped): two declarations with equal descriptions lower alike.
+    public var description: String {
+        func type(_ text: String) -> String {
+            typeText(typeTokens(qualifiedMemberType(text, in: self))).replacingOccurrences(of: "SwiftUI.", with: "")
+        }
+        func member(_ member: Member?) -> String {
+            guard let member else { return "none" }
+            return "\(type(member.type)) get\(member.mutatingGetter ? " mutating" : "") set \(member.setter)"
+                + (member.needsModify ? " modify" : "") + (member.isolation.map { " " + $0 } ?? "")
+        }
+        var lines = ["\(kind) \(name)<\(genericParameters.joined(separator: ", "))>"]
+        lines.append("init(wrappedValue:) \(hasInitWrappedValue)\(wrappedValueIsAutoclosure ? " autoclosure" : "")"
+            + (initWrappedValueIsIsolated ? " isolated" : ""))
+        lines.append("init() \(hasInitWithoutArguments), init(projectedValue:) \(hasInitProjectedValue)")
+        lines.append("wrappedValue: " + member(wrappedValue))
+        lines.append("projectedValue: " + member(projectedValue))
+        lines.append("enclosing instance: \(enclosingInstance.map { "\($0)" } ?? "none"), sendable: \(sendable)")
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension String {
+    fileprivate func replacingOccurrences(of target: String, with replacement: String) -> String {
+        var result = ""
+        var rest = Substring(self)
+        while let range = rest.firstRange(of: target) {
+            result += rest[..<range.lowerBound] + replacement
+            rest = rest[range.upperBound...]
+        }
+        return result + rest
+    }
 }
