@@ -162,6 +162,10 @@ func analyzeProperty(
     if binding.initializer != nil && !wrapper.hasInitWrappedValue {
         return .leave(Diagnostic(.warning, at: nameOffset, "cannot lower '\(name)': '\(wrapper.name)' has no init(wrappedValue:)"))
     }
+    // Published outside a class instance: its `wrappedValue` is unavailable, and only the enclosing-instance subscript works.
+    if let message = wrapper.wrappedValue.unavailable, !(container == .class && !isStatic && wrapper.enclosingInstance != nil) {
+        return .leave(Diagnostic(.error, at: attributeOffset, "'wrappedValue' is unavailable" + (message.isEmpty ? "" : ": " + message)))
+    }
     var attributeArguments: TokenSpan?
     if let arguments = attribute.arguments {
         attributeArguments = TokenSpan(arguments.lower + 1, arguments.upper - 1)

@@ -23,6 +23,8 @@ public struct WrapperShape: Sendable {
         public var needsModify: Bool
         /// `@MainActor` and the like, with `@preconcurrency` when declared so (I-1); nil when nonisolated.
         public var isolation: String?
+        /// `@available(*, unavailable, message: "…")`: the message (Published's `wrappedValue`).
+        public var unavailable: String?
     }
 
     /// One `init`: its argument labels (`_` for none) and whether the first parameter is an autoclosure.
@@ -257,6 +259,15 @@ private func readMember(
     if modifiers.contains("nonisolated") { isolation = nil }
     var member = WrapperShape.Member(
         type: context.text(type), mutatingGetter: false, setter: .none, needsModify: false, isolation: isolation)
+    for attribute in variable.prefix.attributes where context.text(attribute.name) == "available" {
+        guard let arguments = attribute.arguments,
+              (arguments.lower..<arguments.upper).contains(where: { context.text($0) == "unavailable" }) else { continue }
+        member.unavailable = ""
+        if let label = (arguments.lower..<arguments.upper).first(where: { context.text($0) == "message" }) {
+            member.unavailable = (label..<arguments.upper).filter { context.tree.tokens[$0].kind == .stringSegment }
+                .map { context.text($0) }.first ?? ""
+        }
+    }
     let writable: WrapperShape.Setter = kind == .class ? .nonmutating : .mutating
     switch binding.accessors?.content {
     case nil:
