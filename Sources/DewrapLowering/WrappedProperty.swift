@@ -251,5 +251,10 @@ func isUnknownWrapperCandidate(_ attribute: Attribute, context: SourceContext) -
     guard context.shapes.shape(named: attributeTypeName(attribute, context: context)) == nil else { return false }
     let name = context.text(attribute.name.lower)
     guard let first = name.unicodeScalars.first, first.properties.isUppercase else { return false }
-    return !["MainActor", "Sendable", "ViewBuilder", "GlobalActor"].contains(name)
+    // Attributes and attached macros that are known not to be property wrappers.
+    return ![
+        "MainActor", "Sendable", "ViewBuilder", "GlobalActor", "IBOutlet", "IBInspectable", "GKInspectable", "NSCopying",
+        "NSManaged", "TaskLocal", "ObservationIgnored", "ObservationTracked", "Attribute", "Relationship", "Transient",
+        "Entry",
+    ].contains(name)
 }
