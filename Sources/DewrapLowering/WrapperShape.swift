@@ -252,13 +252,14 @@ private func readInitializer(_ function: FunctionDecl, context: SourceContext) -
 private func readMember(
     _ variable: VariableDecl, _ binding: PatternBinding, kind: WrapperShape.Kind, typeIsolation: String?, context: SourceContext
 ) -> WrapperShape.Member? {
-    guard let type = binding.type else { return nil }
+    guard let type = binding.type.map({ context.text($0) })
+        ?? binding.initializer.flatMap({ TypeInference(context: context).type(of: $0) }) else { return nil }
     let isLet = context.text(variable.keyword) == "let"
     let modifiers = variable.prefix.modifiers.map { context.text($0.keyword) }
     var isolation = isolationAttribute(variable.prefix, context: context) ?? typeIsolation
     if modifiers.contains("nonisolated") { isolation = nil }
     var member = WrapperShape.Member(
-        type: context.text(type), mutatingGetter: false, setter: .none, needsModify: false, isolation: isolation)
+        type: type, mutatingGetter: false, setter: .none, needsModify: false, isolation: isolation)
     for attribute in variable.prefix.attributes where context.text(attribute.name) == "available" {
         guard let arguments = attribute.arguments,
               (arguments.lower..<arguments.upper).contains(where: { context.text($0) == "unavailable" }) else { continue }

@@ -84,10 +84,11 @@ struct WrapperShapeTests {
                 var wrappedValue: Value { mutating get { fatalError() } }
             }
             @propertyWrapper struct Constant { let wrappedValue: Int; init(_ value: Int) { wrappedValue = value } }
+            @propertyWrapper struct Counted { var wrappedValue = 0 }
             struct NotAWrapper { var wrappedValue: Int }
             """
         let shapes = WrapperShapes(readingDeclarationsIn: Array(source.utf8))
-        #expect(Set(shapes.byName.keys) == ["TwelveOrLess", "Stored", "Shared", "Deferred", "Constant"])
+        #expect(Set(shapes.byName.keys) == ["TwelveOrLess", "Stored", "Shared", "Deferred", "Constant", "Counted"])
         #expect(shapes.byName["TwelveOrLess"]?.description == """
             struct TwelveOrLess<>
             init(wrappedValue:) false
@@ -125,6 +126,15 @@ struct WrapperShapeTests {
             init(wrappedValue:) false
             init() false, init(projectedValue:) false
             wrappedValue: Int get set none
+            projectedValue: none
+            enclosing instance: none, sendable: unknown
+            """)
+        // An inferred type; the implicit memberwise `init(wrappedValue:)` and `init()`.
+        #expect(shapes.byName["Counted"]?.description == """
+            struct Counted<>
+            init(wrappedValue:) true
+            init() true, init(projectedValue:) false
+            wrappedValue: Int get set mutating modify
             projectedValue: none
             enclosing instance: none, sendable: unknown
             """)
