@@ -186,6 +186,12 @@ func analyzeProperty(
         valueType = substitute(qualifiedMemberType(wrapper.wrappedValue.type, in: wrapper), bindings)
     } else if let initializer = binding.initializer {
         valueType = TypeInference(context: context).type(of: initializer)
+    } else if let arguments = attributeArguments {
+        // `@Environment(Model.self)`: a `T.self` argument for a parameter of type `Value.Type` gives `Value`.
+        bindings = genericArguments(fromMetatypeArguments: context.text(arguments), of: wrapper)
+        if wrapper.genericParameters.allSatisfy({ bindings[$0] != nil }) {
+            valueType = substitute(qualifiedMemberType(wrapper.wrappedValue.type, in: wrapper), bindings)
+        }
     }
     guard let valueType else {
         return .leave(Diagnostic(.warning, at: nameOffset, "cannot lower '\(name)': its type cannot be read from the source; add a type annotation"))
@@ -217,6 +223,28 @@ func analyzeProperty(
         valueType: valueType, storageValueType: storageValueType, isOptional: isOptional, initializer: binding.initializer,
         attributeArguments: attributeArguments, storageType: storageType, projectedType: projectedType,
         access: access, isStatic: isStatic, placement: placement, willSet: willSet, didSet: didSet))
+}
+
+/// Generic arguments read from `T.self` arguments passed where an init of the wrapper takes `Param.Type`
+/// (with the same argument labels).
+private func genericArguments(fromMetatypeArguments text: String, of wrapper: WrapperShape) -> [String: [String]] {
+    let arguments = splitTopLevel(text, on: ",").map { argument -> (label: String, value: String) in
+        let tokens = typeTokens(argument)
+        if tokens.count > 2, tokens[1] == ":" { return (tokens[0], typeText(Array(tokens[2...]))) }
+        return ("_", typeText(tokens))
+    }
+    for initializer in wrapper.initializers where initializer.labels == arguments.map(\.label) {
+        var bindings: [String: [String]] = [:]
+        for (type, argument) in zip(initializer.parameterTypes, arguments) {
+            let pattern = typeTokens(type)
+            let value = typeTokens(argument.value)
+            guard pattern.count == 3, pattern[1] == ".", pattern[2] == "Type", wrapper.genericParameters.contains(pattern[0]),
+                  value.count >= 3, value[value.count - 2] == ".", value.last == "self" else { continue }
+            bindings[pattern[0]] = Array(value.dropLast(2))
+        }
+        if !bindings.isEmpty { return bindings }
+    }
+    return [:]
 }
 
 /// A member type of the wrapper with its nested type names qualified: `Binding` in `FocusState` is `FocusState<Value>.Binding`.

@@ -30,6 +30,8 @@ public struct WrapperShape: Sendable {
     /// One `init`: its argument labels (`_` for none) and whether the first parameter is an autoclosure.
     public struct Initializer: Sendable {
         public var labels: [String]
+        /// The parameters' types as declared (empty for an implicit init).
+        public var parameterTypes: [String] = []
         public var firstIsAutoclosure: Bool
         /// Same-type requirements of its `where` clause, `A == [B]` as ("A", "[B]").
         public var sameType: [(String, String)]
@@ -245,7 +247,9 @@ private func readInitializer(_ function: FunctionDecl, context: SourceContext) -
             }
         }
     }
-    return WrapperShape.Initializer(labels: labels, firstIsAutoclosure: first.contains("@autoclosure"), sameType: sameType)
+    var initializer = WrapperShape.Initializer(labels: labels, firstIsAutoclosure: first.contains("@autoclosure"), sameType: sameType)
+    initializer.parameterTypes = function.parameters.map { parameter in parameter.type.map { context.text($0) } ?? "" }
+    return initializer
 }
 
 /// `wrappedValue` or `projectedValue`: type, getter and setter mutability, isolation.
