@@ -29,9 +29,13 @@ public struct WrapperShape: Sendable {
 
     /// One `init`: its argument labels (`_` for none) and whether the first parameter is an autoclosure.
     public struct Initializer: Sendable {
+        var isCallableWithoutArguments: Bool { defaults.count == labels.count && defaults.allSatisfy { $0 } }
+
         public var labels: [String]
         /// The parameters' types as declared (empty for an implicit init).
         public var parameterTypes: [String] = []
+        /// Which parameters have a default value.
+        public var defaults: [Bool] = []
         public var firstIsAutoclosure: Bool
         /// Same-type requirements of its `where` clause, `A == [B]` as ("A", "[B]").
         public var sameType: [(String, String)]
@@ -60,8 +64,8 @@ public struct WrapperShape: Sendable {
     /// `init(wrappedValue:…)` exists (V-1, M-4).
     public var hasInitWrappedValue: Bool { initializers.contains { $0.labels.first == "wrappedValue" } }
 
-    /// `init()` exists (V-3b).
-    public var hasInitWithoutArguments: Bool { initializers.contains { $0.labels.isEmpty } }
+    /// `W()` is valid (V-3b): an init without parameters or with defaults for all of them, as swiftc counts it.
+    public var hasInitWithoutArguments: Bool { initializers.contains(where: \.isCallableWithoutArguments) }
 
     /// An `init(wrappedValue:)` is isolated to a global actor (ObservedObject's).
     public var initWrappedValueIsIsolated: Bool {
@@ -216,14 +220,16 @@ private func readShape(_ type: TypeDecl, extensions: [TypeDecl], context: Source
         // An `init()` in a constrained extension (State's, for Optional values) cannot be relied on
         // without knowing the wrapped type; V-3a covers the Optional case anyway.
         if extensionDecl.whereClause != nil {
-            initializers = Array(initializers[..<before]) + initializers[before...].filter { !$0.labels.isEmpty }
+            initializers = Array(initializers[..<before]) + initializers[before...].filter { !$0.isCallableWithoutArguments }
         }
     }
     guard let wrappedValue else { return nil }
     // The implicit inits (M-1, M-7): a struct's memberwise init, and `init()` when every stored property has a value.
     if declaredInBody == 0 && kind != .enum {
         if kind == .struct && !stored.isEmpty {
-            initializers.append(WrapperShape.Initializer(labels: stored.map(\.label), firstIsAutoclosure: false, sameType: []))
+            var memberwise = WrapperShape.Initializer(labels: stored.map(\.label), firstIsAutoclosure: false, sameType: [])
+            memberwise.defaults = stored.map(\.hasDefault)
+            initializers.append(memberwise)
         }
         if stored.allSatisfy(\.hasDefault) {
             initializers.append(WrapperShape.Initializer(labels: [], firstIsAutoclosure: false, sameType: []))
@@ -249,6 +255,7 @@ private func readInitializer(_ function: FunctionDecl, context: SourceContext) -
     }
     var initializer = WrapperShape.Initializer(labels: labels, firstIsAutoclosure: first.contains("@autoclosure"), sameType: sameType)
     initializer.parameterTypes = function.parameters.map { parameter in parameter.type.map { context.text($0) } ?? "" }
+    initializer.defaults = function.parameters.map { $0.defaultValue != nil }
     return initializer
 }
 

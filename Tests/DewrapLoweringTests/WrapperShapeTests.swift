@@ -85,10 +85,11 @@ struct WrapperShapeTests {
             }
             @propertyWrapper struct Constant { let wrappedValue: Int; init(_ value: Int) { wrappedValue = value } }
             @propertyWrapper struct Counted { var wrappedValue = 0 }
+            @propertyWrapper struct Scaled { var wrappedValue: Double; init(wrappedValue: Double = 1, by factor: Double = 2) { self.wrappedValue = wrappedValue * factor } }
             struct NotAWrapper { var wrappedValue: Int }
             """
         let shapes = WrapperShapes(readingDeclarationsIn: Array(source.utf8))
-        #expect(Set(shapes.byName.keys) == ["TwelveOrLess", "Stored", "Shared", "Deferred", "Constant", "Counted"])
+        #expect(Set(shapes.byName.keys) == ["TwelveOrLess", "Stored", "Shared", "Deferred", "Constant", "Counted", "Scaled"])
         #expect(shapes.byName["TwelveOrLess"]?.description == """
             struct TwelveOrLess<>
             init(wrappedValue:) false
@@ -126,6 +127,15 @@ struct WrapperShapeTests {
             init(wrappedValue:) false
             init() false, init(projectedValue:) false
             wrappedValue: Int get set none
+            projectedValue: none
+            enclosing instance: none, sendable: unknown
+            """)
+        // Defaults for every parameter make `Scaled()` valid, as swiftc counts `init()` (V-3b).
+        #expect(shapes.byName["Scaled"]?.description == """
+            struct Scaled<>
+            init(wrappedValue:) true
+            init() true, init(projectedValue:) false
+            wrappedValue: Double get set mutating modify
             projectedValue: none
             enclosing instance: none, sendable: unknown
             """)
