@@ -32,8 +32,9 @@ public struct LoweringResult: Sendable {
 /// Swift the compiler synthesizes out. Pure: no I/O, no globals.
 ///
 /// Member properties wrapped with a catalog wrapper (SPEC table T) or one whose
-/// declaration dewrap has are lowered (SPEC Decisions 1–5, 7); everything else is copied byte for byte. Lexical and
-/// parse problems are warnings, and a type with one inside is left alone.
+/// declaration dewrap has (in the input or `options.wrapperShapes`) are lowered
+/// (SPEC Decisions 1–5, 7); everything else is copied byte for byte. Lexical
+/// and parse problems are warnings, and a type with one inside is left alone.
 public func lower(_ source: [UInt8], fileName: String, options: LoweringOptions = LoweringOptions()) -> LoweringResult {
     let tree = Parser.parse(source)
     guard source.count <= Lexer.maximumInputSize else {
