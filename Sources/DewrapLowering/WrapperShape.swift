@@ -303,7 +303,9 @@ private func readMember(
             case "set":
                 member.setter = kind == .class || modifier == "nonmutating" ? .nonmutating : .mutating
             case "_modify":
+                // A `_modify` makes the property settable even without a `set`.
                 member.needsModify = true
+                if member.setter == .none { member.setter = kind == .class || modifier == "nonmutating" ? .nonmutating : .mutating }
             default:
                 continue
             }

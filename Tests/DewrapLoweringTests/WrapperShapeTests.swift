@@ -85,11 +85,13 @@ struct WrapperShapeTests {
             }
             @propertyWrapper struct Constant { let wrappedValue: Int; init(_ value: Int) { wrappedValue = value } }
             @propertyWrapper struct Counted { var wrappedValue = 0 }
+            @propertyWrapper struct Coroutine<T> { var stored: T; init(wrappedValue: T) { stored = wrappedValue }
+                var wrappedValue: T { _read { yield stored } _modify { yield &stored } } }
             @propertyWrapper struct Scaled { var wrappedValue: Double; init(wrappedValue: Double = 1, by factor: Double = 2) { self.wrappedValue = wrappedValue * factor } }
             struct NotAWrapper { var wrappedValue: Int }
             """
         let shapes = WrapperShapes(readingDeclarationsIn: Array(source.utf8))
-        #expect(Set(shapes.byName.keys) == ["TwelveOrLess", "Stored", "Shared", "Deferred", "Constant", "Counted", "Scaled"])
+        #expect(Set(shapes.byName.keys) == ["TwelveOrLess", "Stored", "Shared", "Deferred", "Constant", "Counted", "Scaled", "Coroutine"])
         #expect(shapes.byName["TwelveOrLess"]?.description == """
             struct TwelveOrLess<>
             init(wrappedValue:) false
@@ -136,6 +138,15 @@ struct WrapperShapeTests {
             init(wrappedValue:) true
             init() true, init(projectedValue:) false
             wrappedValue: Double get set mutating modify
+            projectedValue: none
+            enclosing instance: none, sendable: unknown
+            """)
+        // `_modify` without `set` is settable (swiftc synthesizes the setter); it keeps `_modify` (A-4).
+        #expect(shapes.byName["Coroutine"]?.description == """
+            struct Coroutine<T>
+            init(wrappedValue:) true
+            init() false, init(projectedValue:) false
+            wrappedValue: T get set mutating modify
             projectedValue: none
             enclosing instance: none, sendable: unknown
             """)
