@@ -141,8 +141,16 @@ struct FileLowering {
         var plans: [TypePlan] = []
         var leftNames: Set<String> = []
         let sendable = SendableOracle(context: context)
+        // The first token at or after each parse problem (binary search: tokens are sorted by offset).
+        let tokens = context.tree.tokens
         let parseProblems = context.tree.diagnostics.map { problem in
-            context.tree.tokens.firstIndex { $0.start >= problem.offset } ?? 0
+            var low = 0
+            var high = tokens.count
+            while low < high {
+                let middle = (low + high) / 2
+                if tokens[middle].start < problem.offset { low = middle + 1 } else { high = middle }
+            }
+            return low < tokens.count ? low : 0
         }
         var types: [TypeDecl] = []
         context.tree.forEachItem { item in
