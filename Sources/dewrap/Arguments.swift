@@ -48,8 +48,9 @@ struct UsageError: Error, Equatable {
 }
 
 let usageText = """
-    OVERVIEW: Lower Swift property wrappers (@State, @Published, your own, $x) into the explicit
-    Swift the compiler synthesizes. Code that is not rewritten is copied byte for byte.
+    OVERVIEW: Lower Swift property wrappers (@State, @Published, your own; $x) into the
+    explicit Swift the compiler synthesizes. Code that is not rewritten is copied byte
+    for byte.
     A property that cannot be lowered for certain is left as written, with a warning.
 
     USAGE: dewrap [options] [FILE...]
