@@ -146,13 +146,13 @@ struct InitializerRewrite {
         if !qualified, context.tree.nearestLocalName(at: i, where: { context.token($0.token, isSpelled: spelling) }) != nil {
             return
         }
-        guard property.wrapper.hasInitWrappedValue else {
+        guard property.wrapper.hasInitWrappedValue && property.storageStart != .attributeArguments else {
             // Where swiftc puts it: at the `=`.
             diagnostics.append(Diagnostic(.error, at: tokens[i + 1].start, "'self' used before all stored properties are initialized"))
             return
         }
         let value = context.text(TokenSpan(i + 2, span.upper))
-        let text = "self._\(name) = \(property.wrapper.name)(wrappedValue: \(value))"
+        let text = "self._\(name) = " + storageInitializer(for: property, value: value, context: context)!
         edits.append(Edit(start: tokens[span.lower].start, end: tokens[span.upper - 1].end, text: Array(text.utf8)))
     }
 }

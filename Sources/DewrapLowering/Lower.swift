@@ -8,10 +8,14 @@ public struct LoweringOptions: Sendable {
     /// `#sourceLocation` directives naming this file, so that the compiler
     /// reports every line at its origin (`--line-directives`).
     public var lineDirectives: String?
+    /// Wrappers declared outside the input (`--wrapper-sources`), in addition to
+    /// the built-in catalog; a wrapper declared in the input itself wins over both.
+    public var wrapperShapes: WrapperShapes
 
-    public init(strict: Bool = false, lineDirectives: String? = nil) {
+    public init(strict: Bool = false, lineDirectives: String? = nil, wrapperShapes: WrapperShapes = WrapperShapes()) {
         self.strict = strict
         self.lineDirectives = lineDirectives
+        self.wrapperShapes = wrapperShapes
     }
 }
 
@@ -27,9 +31,10 @@ public struct LoweringResult: Sendable {
 /// The whole product: Swift source with property wrappers in, the explicit
 /// Swift the compiler synthesizes out. Pure: no I/O, no globals.
 ///
-/// Member properties wrapped with `@State` or `@Binding` are lowered (SPEC
-/// Decisions 1–5); everything else is copied byte for byte. Lexical and
-/// parse problems are warnings, and a type with one inside is left alone.
+/// Member properties wrapped with a catalog wrapper (SPEC table T) or one whose
+/// declaration dewrap has (in the input or `options.wrapperShapes`) are lowered
+/// (SPEC Decisions 1–5, 7); everything else is copied byte for byte. Lexical
+/// and parse problems are warnings, and a type with one inside is left alone.
 public func lower(_ source: [UInt8], fileName: String, options: LoweringOptions = LoweringOptions()) -> LoweringResult {
     let lexed = Lexer.lex(source)
     guard source.count <= Lexer.maximumInputSize else {
@@ -41,7 +46,11 @@ public func lower(_ source: [UInt8], fileName: String, options: LoweringOptions 
         return LoweringResult(output: source, diagnostics: warnings)
     }
     let tree = Parser.parse(source, lexed: lexed)
-    var lowering = FileLowering(context: SourceContext(bytes: source, tree: tree, lineDirectives: options.lineDirectives))
+    var shapes = WrapperCatalog.shapes
+    shapes.merge(options.wrapperShapes)
+    shapes.merge(WrapperShapes(tree: tree, bytes: source))
+    var lowering = FileLowering(
+        context: SourceContext(bytes: source, tree: tree, lineDirectives: options.lineDirectives, shapes: shapes))
     lowering.run()
     var diagnostics = tree.lexerDiagnostics.map { Diagnostic(.warning, at: $0.offset, $0.message) }
     diagnostics += tree.diagnostics.map { Diagnostic(.warning, at: $0.offset, "cannot parse: \($0.message)") }
@@ -138,8 +147,16 @@ struct FileLowering {
         var plans: [TypePlan] = []
         var leftNames: Set<String> = []
         let sendable = SendableOracle(context: context)
+        // The first token at or after each parse problem (binary search: tokens are sorted by offset).
+        let tokens = context.tree.tokens
         let parseProblems = context.tree.diagnostics.map { problem in
-            context.tree.tokens.firstIndex { $0.start >= problem.offset } ?? 0
+            var low = 0
+            var high = tokens.count
+            while low < high {
+                let middle = (low + high) / 2
+                if tokens[middle].start < problem.offset { low = middle + 1 } else { high = middle }
+            }
+            return low < tokens.count ? low : 0
         }
         var types: [TypeDecl] = []
         context.tree.forEachItem { item in
@@ -233,6 +250,7 @@ struct FileLowering {
         var stored: [StoredProperty] = []
         var blocked = false
         var otherWrapper: Attribute?
+        var unknownWrappers: [Attribute] = []
         for (declaration, placement) in members {
             switch analyzeProperty(declaration, in: container, placement: placement, context: context) {
             case .lower(let property) where property.isStatic:
@@ -247,13 +265,21 @@ struct FileLowering {
                 blocked = true
                 for binding in declaration.bindings { leftNames.insert(context.text(binding.pattern)) }
             case .notWrapped:
-                if otherWrapper == nil {
-                    otherWrapper = declaration.prefix.attributes.first { isUnknownWrapperCandidate($0, context: context) }
+                if let unknown = declaration.prefix.attributes.first(where: { isUnknownWrapperCandidate($0, context: context) }) {
+                    if otherWrapper == nil { otherWrapper = unknown }
+                    unknownWrappers.append(unknown)
                 }
                 stored += plainStoredProperties(declaration, placement: placement)
             }
         }
-        guard !properties.isEmpty else { return nil }
+        guard !properties.isEmpty else {
+            // Decision 7: a wrapper without a declaration is left as written, and named.
+            for unknown in unknownWrappers {
+                diagnostics.append(Diagnostic(.note, at: context.tree.tokens[unknown.atSign].start,
+                    "'@\(attributeTypeName(unknown, context: context))' is left as written: dewrap does not have its declaration (give its source with --wrapper-sources)"))
+            }
+            return nil
+        }
         var writesMemberwise = false
         if container == .struct && initializers.isEmpty {
             // The implicit memberwise init changes with every lowered property: write it out (Decision 3).
@@ -264,7 +290,7 @@ struct FileLowering {
             if let otherWrapper {
                 // Its storage and memberwise parameter would need that wrapper's API (Decision 7).
                 diagnostics.append(Diagnostic(.note, at: context.tree.tokens[otherWrapper.atSign].start,
-                    "'\(context.text(type.name))' is left as written: '@\(context.text(otherWrapper.name.lower))' is not a wrapper dewrap lowers yet"))
+                    "'\(context.text(type.name))' is left as written: dewrap does not have the declaration of '@\(attributeTypeName(otherWrapper, context: context))' (give its source with --wrapper-sources)"))
                 leftNames.formUnion(properties.map(\.name))
                 return nil
             }
@@ -352,7 +378,11 @@ struct FileLowering {
         for property in plan.properties {
             let stripped = memberwise?.strippedWrapped.contains(property.name) ?? false
             let initializer = stripped ? nil : storageInitializer(for: property, context: context)
-            let text = renderProperty(property, container: plan.container, storageInitializer: initializer, context: context)
+            let typeName = context.text(plan.type.name) + (plan.type.genericParameters.map {
+                "<" + genericParameterNames(context.text($0)).joined(separator: ", ") + ">"
+            } ?? "")
+            let text = renderProperty(
+                property, container: plan.container, typeName: typeName, storageInitializer: initializer, context: context)
             result.append(Edit(start: tokens[property.declaration.prefix.start].start,
                                end: tokens[property.declaration.span.upper - 1].end, text: Array(text.utf8)))
         }

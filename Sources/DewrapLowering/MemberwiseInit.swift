@@ -116,8 +116,15 @@ private func renderInits(
         let type = property.type ?? ""
         let storageType = property.wrapped?.storageType ?? type
         if !sendable.isSendable(storageType) { allSendable = false }
-        if let initializer = property.binding.initializer,
+        // An autoclosure's value is not evaluated by the memberwise init.
+        if let initializer = property.binding.initializer, property.wrapped?.wrapper.wrappedValueIsAutoclosure != true,
            !isActorFree(initializer, actorFreeTypes: sendable.actorFreeTypes, context: context) {
+            initializersNeedNoActor = false
+        }
+        // SPEC Corrections, I-4: passing a value to an isolated `init(wrappedValue:)` (ObservedObject's) from a
+        // written-out `nonisolated` init fails a real build ("sending … risks causing data races").
+        if let wrapped = property.wrapped, property.isIncluded, wrapped.takesWrappedValueParameter,
+           wrapped.wrapper.initWrappedValueIsIsolated {
             initializersNeedNoActor = false
         }
         guard property.isIncluded else { continue }
@@ -125,19 +132,28 @@ private func renderInits(
         let name = property.name
         let line = context.line(of: property.declaration.prefix.start)
         if let wrapped = property.wrapped {
-            let wrapper = wrapped.wrapper
-            var parameter = "\(name): " + (wrapper.hasInitWrappedValue ? wrapped.storageValueType : wrapped.storageType)
-            if let initializer = wrapped.initializer {
-                parameter += " = " + context.text(initializer)
+            // M-4, M-5: the wrapped type (an autoclosure for an autoclosure init) with its value as the
+            // default, or the wrapper type with the storage's construction as the default.
+            let storageStart = storageInitializer(for: wrapped, context: context)
+            var parameter: String
+            if wrapped.takesWrappedValueParameter {
+                let autoclosure = wrapped.wrapper.wrappedValueIsAutoclosure
+                parameter = "\(name): " + (autoclosure ? "@autoclosure @escaping () -> " : "") + wrapped.storageValueType
+                if let initializer = wrapped.initializer {
+                    parameter += " = " + context.text(initializer)
+                } else if wrapped.isOptional {
+                    parameter += " = nil"
+                }
+                body.append(("self._\(name) = " + storageInitializer(for: wrapped, value: autoclosure ? name + "()" : name, context: context)!, line))
+            } else {
+                parameter = "\(name): \(wrapped.storageType)" + (storageStart.map { " = " + $0 } ?? "")
+                body.append(("self._\(name) = \(name)", line))
+            }
+            if let storageStart {
                 strippedWrapped.insert(name)
-                defaultBody.append(("self._\(name) = \(wrapper.name)(wrappedValue: \(context.text(initializer)))", line))
-            } else if wrapped.isOptional && wrapper.hasInitWrappedValue {
-                parameter += " = nil"
-                strippedWrapped.insert(name)
-                defaultBody.append(("self._\(name) = \(wrapper.name)(wrappedValue: nil)", line))
+                defaultBody.append(("self._\(name) = " + storageStart, line))
             }
             parameters.append(parameter)
-            body.append((wrapper.hasInitWrappedValue ? "self._\(name) = \(wrapper.name)(wrappedValue: \(name))" : "self._\(name) = \(name)", line))
         } else {
             var parameter = "\(name): \(type)"
             if let initializer = property.binding.initializer {

@@ -2,11 +2,13 @@ import DewrapSyntax
 
 /// The explicit declarations for one wrapped property (SPEC Decision 2):
 /// storage `_x`, computed `x`, projection `_$x`, indented like the original
-/// and joined with the file's line ending.
+/// and joined with the file's line ending. `typeName` is the declaring type
+/// as a key path root (A-6).
 func renderProperty(
-    _ property: WrappedProperty, container: ContainerKind, storageInitializer: String?, context: SourceContext
+    _ property: WrappedProperty, container: ContainerKind, typeName: String, storageInitializer: String?, context: SourceContext
 ) -> String {
     let declaration = property.declaration
+    let wrapper = property.wrapper
     let indent = context.indentation(of: declaration.prefix.start)
     let unit = context.indentUnit
     let eol = context.lineEnding
@@ -23,35 +25,51 @@ func renderProperty(
         context.text(TokenSpan(modifier.keyword, (modifier.detail?.upper ?? modifier.keyword + 1)))
     }
     let spi = spiAttributes.map { $0 + " " }.joined()
+    // I-1: `x` takes the isolation of `wrappedValue`, unless the property states its own.
+    let ownIsolation = declaration.prefix.attributes.contains { context.text($0.name).hasSuffix("Actor") }
+        || modifiers.contains { $0.hasPrefix("nonisolated") }
+    let isolation = ownIsolation ? [] : wrapper.wrappedValue.isolation.map { [$0] } ?? []
 
     // S-1: `private`, `final private` in a class, `private static` for a static property (X-2).
     let storageModifiers = property.isStatic ? "private static " : container == .class ? "final private " : "private "
     var storage = spi + storageModifiers + "var _\(property.name): \(property.storageType)"
     if let storageInitializer { storage += " = " + storageInitializer }
 
-    // `nonmutating` only on instance properties of value types (A-2).
-    let setterKeyword = container == .struct && !property.isStatic && property.wrapper.setter == .nonmutating ? "nonmutating set" : "set"
+    // `mutating`/`nonmutating` only on instance properties of value types (A-1, A-2).
+    let valueMember = container == .struct && !property.isStatic
+    let setter = wrapper.wrappedValue.setter
+    let setterKeyword = valueMember && setter == .nonmutating ? "nonmutating set" : "set"
+    let getterKeyword = valueMember && wrapper.wrappedValue.mutatingGetter ? "mutating get" : "get"
     let storageName = "_" + property.name
+    // A-6: a class instance property of a wrapper with the enclosing-instance subscript goes through it.
+    let enclosing = container == .class && !property.isStatic ? wrapper.enclosingInstance : nil
+    let access = enclosing.map { _ in
+        "\(property.storageType)[_enclosingInstance: self, wrapped: \\\(typeName).\(property.name), storage: \\\(typeName).\(storageName)]"
+    } ?? storageName + ".wrappedValue"
     // In directive mode each generated declaration is one line, so that all of it maps to the original's line.
     let compact = context.lineDirectives != nil
     let open = compact ? " " : eol + indent + unit
     let close = compact ? " " : eol + indent
-    var computed = (keptAttributes + modifiers).map { $0 + " " }.joined() + "var \(property.name): \(property.valueType) {" + open
-    computed += "get { \(storageName).wrappedValue }"
+    var computed = (keptAttributes + isolation + modifiers).map { $0 + " " }.joined() + "var \(property.name): \(property.valueType) {" + open
+    computed += "\(getterKeyword) { \(access) }"
     var helpers: [(text: String, line: Int)] = []
-    if property.wrapper.setter != .none {
+    if (enclosing ?? setter) != .none {
         if property.willSet == nil && property.didSet == nil {
-            computed += open + "\(setterKeyword) { \(storageName).wrappedValue = newValue }"
+            computed += open + "\(setterKeyword) { \(access) = newValue }"
+            // A-4, Decision 2: `_modify` where it keeps in-place mutation (a stored or `_modify` wrappedValue).
+            if enclosing == nil && wrapper.wrappedValue.needsModify {
+                computed += open + (valueMember && setter == .nonmutating ? "nonmutating " : "") + "_modify { yield &\(access) }"
+            }
         } else {
             // A-5: old value (only when didSet uses it), willSet, store, didSet; the
             // observer bodies become helper methods so that `return` keeps its meaning.
             var steps: [String] = []
             let helperKeyword = property.isStatic ? "private static func"
-                : container == .struct && property.wrapper.setter == .mutating ? "private mutating func" : "private func"
+                : container == .struct && setter == .mutating ? "private mutating func" : "private func"
             var oldName: String?
             if let didSet = property.didSet {
                 oldName = observerParameter(didSet, context: context) ?? (mentions(didSet, "oldValue", context: context) ? "oldValue" : nil)
-                if let oldName { steps.append("let \(oldName) = \(storageName).wrappedValue") }
+                if let oldName { steps.append("let \(oldName) = \(access)") }
             }
             if let willSet = property.willSet {
                 let parameter = observerParameter(willSet, context: context) ?? "newValue"
@@ -59,7 +77,7 @@ func renderProperty(
                 helpers.append(("\(helperKeyword) \(storageName)_willSet(_ \(parameter): \(property.valueType)) "
                     + outdented(context.text(blockSpan(willSet)), by: unit, eol: eol), context.line(of: willSet.body!.open)))
             }
-            steps.append("\(storageName).wrappedValue = newValue")
+            steps.append("\(access) = newValue")
             if let didSet = property.didSet {
                 let parameter = oldName.map { "_ \($0): \(property.valueType)" } ?? ""
                 steps.append("\(storageName)_didSet(\(oldName ?? ""))")
@@ -77,10 +95,25 @@ func renderProperty(
     computed += close + "}"
 
     var lines = [storage, computed]
-    if let projected = property.wrapper.projectedType {
-        let access = property.access.map { ($0 == "open" ? "public" : $0) + " " } ?? ""
-        let staticKeyword = property.isStatic ? "static " : ""
-        lines.append(spi + access + staticKeyword + "var _$\(property.name): \(projected(property.storageValueType)) { \(storageName).projectedValue }")
+    if let projected = property.projectedType, let member = wrapper.projectedValue {
+        // S-2: `x`'s access (its setter access for the setter), the projection's own isolation.
+        var words = member.isolation.map { [$0] } ?? []
+        if let access = property.access { words.append(access == "open" ? "public" : access) }
+        if member.setter != .none {
+            words += declaration.prefix.modifiers.filter { $0.detail != nil && context.text($0.keyword) != "nonisolated" }
+                .map { context.text(TokenSpan($0.keyword, $0.detail!.upper)) }
+        }
+        if property.isStatic { words.append("static") }
+        let prefix = spi + words.map { $0 + " " }.joined() + "var _$\(property.name): \(projected) "
+        if member.setter == .none && !member.mutatingGetter {
+            lines.append(prefix + "{ \(storageName).projectedValue }")
+        } else {
+            var text = prefix + "{ " + (valueMember && member.mutatingGetter ? "mutating get" : "get") + " { \(storageName).projectedValue }"
+            if member.setter != .none {
+                text += " " + (valueMember && member.setter == .nonmutating ? "nonmutating set" : "set") + " { \(storageName).projectedValue = newValue }"
+            }
+            lines.append(text + " }")
+        }
     }
     let line = context.line(of: declaration.prefix.start)
     return lines.joined(separator: context.lineBreak(mappedTo: line) + indent)
@@ -112,14 +145,17 @@ private func blockSpan(_ accessor: Accessor) -> TokenSpan {
     return TokenSpan(body.open, (body.close ?? body.open) + 1)
 }
 
-/// `W(wrappedValue: e)` for `= e`, `W(wrappedValue: nil)` for an Optional without one (V-1, V-3a).
+/// The storage's initial value (V-1…V-3): `W(wrappedValue: e, args…)`, `W(args…)`,
+/// `W(wrappedValue: nil)`, `W()`; with `value`, `W(wrappedValue: value, args…)`.
 func storageInitializer(for property: WrappedProperty, value: String? = nil, context: SourceContext) -> String? {
-    if let value { return "\(property.wrapper.name)(wrappedValue: \(value))" }
-    if let initializer = property.initializer {
-        return "\(property.wrapper.name)(wrappedValue: \(context.text(initializer)))"
+    let name = property.wrapper.name
+    let arguments = property.attributeArguments.map { ", " + context.text($0) } ?? ""
+    if let value { return "\(name)(wrappedValue: \(value)\(arguments))" }
+    switch property.storageStart {
+    case .wrappedValue: return "\(name)(wrappedValue: \(context.text(property.initializer!))\(arguments))"
+    case .attributeArguments: return "\(name)(\(context.text(property.attributeArguments!)))"
+    case .optionalNil: return "\(name)(wrappedValue: nil)"
+    case .emptyInit: return "\(name)()"
+    case .none: return nil
     }
-    if property.isOptional && property.wrapper.hasInitWrappedValue {
-        return "\(property.wrapper.name)(wrappedValue: nil)"
-    }
-    return nil
 }

@@ -66,10 +66,18 @@ struct SendableOracle {
         if let open = type.firstIndex(of: "<"), type.hasSuffix(">") {
             let base = String(type[..<open])
             let arguments = splitTopLevel(String(type[type.index(after: open)..<type.index(before: type.endIndex)]), on: ",")
-            guard ["Optional", "Array", "Dictionary", "Set", "State", "Binding"].contains(base) else { return false }
-            return arguments.allSatisfy { isSendable($0.trimmingSpaces, visiting: &visiting) }
+            if ["Optional", "Array", "Dictionary", "Set"].contains(base) {
+                return arguments.allSatisfy { isSendable($0.trimmingSpaces, visiting: &visiting) }
+            }
+            // A wrapper's storage: as its declaration says (global-actor isolated types are Sendable).
+            switch context.shapes.shape(named: base)?.sendable {
+            case .always: return true
+            case .whenArgumentsAre: return arguments.allSatisfy { isSendable($0.trimmingSpaces, visiting: &visiting) }
+            case .unknown, nil: return false
+            }
         }
         if Self.standardValueTypes.contains(type) { return true }
+        if fileTypes[type] == nil, let shape = context.shapes.shape(named: type), shape.sendable == .always { return true }
         guard let entry = fileTypes[type], let stored = entry, !visiting.contains(type) else { return false }
         visiting.insert(type)
         defer { visiting.remove(type) }

@@ -15,11 +15,14 @@ struct SourceContext {
     /// written one declaration per line, each line mapped to its origin.
     let lineDirectives: String?
     let lines: LineTable
+    /// The wrappers lowering knows: the catalog, `--wrapper-sources`, and those declared in this file.
+    let shapes: WrapperShapes
 
-    init(bytes: [UInt8], tree: SourceTree, lineDirectives: String? = nil) {
+    init(bytes: [UInt8], tree: SourceTree, lineDirectives: String? = nil, shapes: WrapperShapes = WrapperShapes()) {
         self.bytes = bytes
         self.tree = tree
         self.lineDirectives = lineDirectives
+        self.shapes = shapes
         lines = LineTable(bytes)
         var ending = "\n"
         if let newline = bytes.firstIndex(where: { $0 == 10 || $0 == 13 }), bytes[newline] == 13 {

@@ -1,19 +1,25 @@
 import DewrapSyntax
 
-/// A member property with a catalog wrapper, read off its declaration.
+/// A member property with a known wrapper, read off its declaration.
 struct WrappedProperty {
     var declaration: VariableDecl
     var binding: PatternBinding
-    var wrapper: WrapperInfo
+    var wrapper: WrapperShape
     var attribute: Attribute
     var name: String
     var nameToken: Int
     /// `T` as written (or inferred), e.g. `Bool`, `Int!`.
     var valueType: String
-    /// `T` with a trailing `!` made `?`: the storage's generic argument.
+    /// `T` with a trailing `!` made `?`: the type `wrappedValue` has.
     var storageValueType: String
     var isOptional: Bool
     var initializer: TokenSpan?
+    /// The attribute's arguments without their parentheses: `"k"` in `@AppStorage("k")`.
+    var attributeArguments: TokenSpan?
+    /// `W<T>` (or `W` for a wrapper without generic parameters).
+    var storageType: String
+    /// The type of `projectedValue` for this property, if the wrapper has one.
+    var projectedType: String?
     /// The getter's access keyword (`public` for `public private(set)`), if written.
     var access: String?
     var isStatic: Bool
@@ -23,13 +29,39 @@ struct WrappedProperty {
     var willSet: Accessor?
     var didSet: Accessor?
 
-    /// The storage gets a value at its declaration (V-1, V-3a).
-    var storageInitializedAtDeclaration: Bool {
-        initializer != nil || (isOptional && wrapper.hasInitWrappedValue)
+    /// How the storage is initialized at the declaration (V-1…V-3).
+    enum StorageStart {
+        /// `= e`: `W(wrappedValue: e, args…)`.
+        case wrappedValue
+        /// `@W(args)` without `= e`: `W(args)`.
+        case attributeArguments
+        /// An Optional without a value: `W(wrappedValue: nil)` (V-3a).
+        case optionalNil
+        /// `W()` (V-3b).
+        case emptyInit
+        /// Not at the declaration: an init must set it (V-3c).
+        case none
     }
 
-    /// `W<T>`
-    var storageType: String { "\(wrapper.name)<\(storageValueType)>" }
+    var storageStart: StorageStart {
+        if initializer != nil { return .wrappedValue }
+        if attributeArguments != nil { return .attributeArguments }
+        if isOptional && wrapper.hasInitWrappedValue { return .optionalNil }
+        if wrapper.hasInitWithoutArguments { return .emptyInit }
+        return .none
+    }
+
+    /// The storage gets a value at its declaration (V-1…V-3b).
+    var storageInitializedAtDeclaration: Bool { storageStart != .none }
+
+    /// The memberwise parameter has the wrapped type (M-4), not the wrapper type.
+    var takesWrappedValueParameter: Bool {
+        guard wrapper.hasInitWrappedValue else { return false }
+        switch storageStart {
+        case .wrappedValue, .optionalNil, .none: return true
+        case .attributeArguments, .emptyInit: return false
+        }
+    }
 
     /// Private or fileprivate (M-2).
     var isBelowInternal: Bool { access == "private" || access == "fileprivate" }
@@ -55,19 +87,13 @@ enum ContainerKind {
     case `struct`, `class`, actor, `enum`, `protocol`, `extension`
 }
 
-/// Reads a member `var` with a catalog wrapper, or says why it stays as written.
+/// Reads a member `var` with a known wrapper, or says why it stays as written.
 func analyzeProperty(
     _ declaration: VariableDecl, in container: ContainerKind, placement: Placement?, context: SourceContext
 ) -> PropertyVerdict {
     let tree = context.tree
-    let wrappers = declaration.prefix.attributes.compactMap { attribute -> (Attribute, WrapperInfo)? in
-        var name = ""
-        var i = attribute.name.lower
-        while i < attribute.name.upper && !context.text(i).hasPrefix("<") {
-            name += context.text(i)
-            i += 1
-        }
-        return WrapperCatalog.info(for: name).map { (attribute, $0) }
+    let wrappers = declaration.prefix.attributes.compactMap { attribute -> (Attribute, WrapperShape)? in
+        context.shapes.shape(named: attributeTypeName(attribute, context: context)).map { (attribute, $0) }
     }
     guard let (attribute, wrapper) = wrappers.first else { return .notWrapped }
     let attributeOffset = tree.tokens[attribute.atSign].start
@@ -133,22 +159,39 @@ func analyzeProperty(
         // `static` in a protocol extension or requirement: not stored, not lowered.
         return .leave(Diagnostic(.warning, at: nameOffset, "cannot lower '\(name)': wrapped properties in protocols are not supported"))
     }
-    if attribute.arguments != nil {
-        return .leave(Diagnostic(.warning, at: attributeOffset, "cannot lower '\(name)': wrapper attribute arguments are not supported yet"))
-    }
     if binding.initializer != nil && !wrapper.hasInitWrappedValue {
         return .leave(Diagnostic(.warning, at: nameOffset, "cannot lower '\(name)': '\(wrapper.name)' has no init(wrappedValue:)"))
     }
+    // Published outside a class instance: its `wrappedValue` is unavailable, and only the enclosing-instance subscript works.
+    if let message = wrapper.wrappedValue.unavailable, !(container == .class && !isStatic && wrapper.enclosingInstance != nil) {
+        return .leave(Diagnostic(.error, at: attributeOffset, "'wrappedValue' is unavailable" + (message.isEmpty ? "" : ": " + message)))
+    }
+    var attributeArguments: TokenSpan?
+    if let arguments = attribute.arguments {
+        attributeArguments = TokenSpan(arguments.lower + 1, arguments.upper - 1)
+        if attributeArguments!.isEmpty { attributeArguments = nil }
+    }
 
-    // The wrapped type: written, from `@State<T>`, or inferred with certainty.
+    // The wrapped type: written, from `@W<T>`, inferred with certainty, or the only one a non-generic wrapper has.
+    var bindings: [String: [String]] = [:]
     var valueType: String?
+    if attribute.name.upper > attribute.name.lower + 1, context.text(attribute.name.upper - 1).hasSuffix(">") {
+        let generic = context.text(TokenSpan(attribute.name.lower + 1, attribute.name.upper))
+        let arguments = splitTopLevel(String(generic.dropFirst().dropLast()), on: ",").map { typeTokens($0) }
+        for (parameter, argument) in zip(wrapper.genericParameters, arguments) { bindings[parameter] = argument }
+    }
     if let type = binding.type {
         valueType = context.text(type)
-    } else if attribute.name.upper > attribute.name.lower + 1, context.text(attribute.name.upper - 1).hasSuffix(">") {
-        let generic = context.text(TokenSpan(attribute.name.lower + 1, attribute.name.upper))
-        valueType = String(generic.dropFirst().dropLast())
+    } else if !bindings.isEmpty || wrapper.genericParameters.isEmpty {
+        valueType = substitute(qualifiedMemberType(wrapper.wrappedValue.type, in: wrapper), bindings)
     } else if let initializer = binding.initializer {
         valueType = TypeInference(context: context).type(of: initializer)
+    } else if let arguments = attributeArguments {
+        // `@Environment(Model.self)`: a `T.self` argument for a parameter of type `Value.Type` gives `Value`.
+        bindings = genericArguments(fromMetatypeArguments: context.text(arguments), of: wrapper)
+        if wrapper.genericParameters.allSatisfy({ bindings[$0] != nil }) {
+            valueType = substitute(qualifiedMemberType(wrapper.wrappedValue.type, in: wrapper), bindings)
+        }
     }
     guard let valueType else {
         return .leave(Diagnostic(.warning, at: nameOffset, "cannot lower '\(name)': its type cannot be read from the source; add a type annotation"))
@@ -156,19 +199,90 @@ func analyzeProperty(
     let isImplicitlyUnwrapped = valueType.hasSuffix("!")
     let storageValueType = isImplicitlyUnwrapped ? String(valueType.dropLast()) + "?" : valueType
     let isOptional = isImplicitlyUnwrapped || valueType.hasSuffix("?") || valueType.hasPrefix("Optional<")
+    // The storage's generic arguments: matched from `wrappedValue`'s declared type, then from same-type requirements.
+    if !wrapper.genericParameters.isEmpty {
+        _ = matchType(wrapper.wrappedValue.type, storageValueType, parameters: wrapper.genericParameters, bindings: &bindings)
+        for requirement in wrapper.initializers.flatMap(\.sameType) {
+            if let known = bindings[requirement.0] {
+                _ = matchType(requirement.1, typeText(known), parameters: wrapper.genericParameters, bindings: &bindings)
+            }
+        }
+    }
+    guard wrapper.genericParameters.allSatisfy({ bindings[$0] != nil }) else {
+        return .leave(Diagnostic(.warning, at: nameOffset,
+            "cannot lower '\(name)': the generic arguments of '\(wrapper.name)' cannot be read from its type"))
+    }
+    let storageType = wrapper.genericParameters.isEmpty ? wrapper.name
+        : wrapper.name + "<" + wrapper.genericParameters.map { typeText(bindings[$0]!) }.joined(separator: ", ") + ">"
+    let projectedType = wrapper.projectedValue.map { substitute(qualifiedMemberType($0.type, in: wrapper), bindings) }
     let accessWords = ["public", "private", "fileprivate", "internal", "open", "package"]
     let access = declaration.prefix.modifiers.first { accessWords.contains(context.text($0.keyword)) && $0.detail == nil }
         .map { context.text($0.keyword) }
     return .lower(WrappedProperty(
         declaration: declaration, binding: binding, wrapper: wrapper, attribute: attribute, name: name, nameToken: nameToken,
         valueType: valueType, storageValueType: storageValueType, isOptional: isOptional, initializer: binding.initializer,
+        attributeArguments: attributeArguments, storageType: storageType, projectedType: projectedType,
         access: access, isStatic: isStatic, placement: placement, willSet: willSet, didSet: didSet))
+}
+
+/// Generic arguments read from `T.self` arguments passed where an init of the wrapper takes `Param.Type`
+/// (with the same argument labels).
+private func genericArguments(fromMetatypeArguments text: String, of wrapper: WrapperShape) -> [String: [String]] {
+    let arguments = splitTopLevel(text, on: ",").map { argument -> (label: String, value: String) in
+        let tokens = typeTokens(argument)
+        if tokens.count > 2, tokens[1] == ":" { return (tokens[0], typeText(Array(tokens[2...]))) }
+        return ("_", typeText(tokens))
+    }
+    for initializer in wrapper.initializers where initializer.labels == arguments.map(\.label) {
+        var bindings: [String: [String]] = [:]
+        for (type, argument) in zip(initializer.parameterTypes, arguments) {
+            let pattern = typeTokens(type)
+            let value = typeTokens(argument.value)
+            guard pattern.count == 3, pattern[1] == ".", pattern[2] == "Type", wrapper.genericParameters.contains(pattern[0]),
+                  value.count >= 3, value[value.count - 2] == ".", value.last == "self" else { continue }
+            bindings[pattern[0]] = Array(value.dropLast(2))
+        }
+        if !bindings.isEmpty { return bindings }
+    }
+    return [:]
+}
+
+/// A member type of the wrapper with its nested type names qualified: `Binding` in `FocusState` is `FocusState<Value>.Binding`.
+func qualifiedMemberType(_ type: String, in wrapper: WrapperShape) -> String {
+    let tokens = typeTokens(type)
+    var result: [String] = []
+    for (index, token) in tokens.enumerated() {
+        if wrapper.nestedTypes.contains(token) && (index == 0 || tokens[index - 1] != ".") {
+            result.append(wrapper.name)
+            if !wrapper.genericParameters.isEmpty { result += ["<"] + wrapper.genericParameters.flatMap { [$0, ","] }.dropLast() + [">"] }
+            result.append(".")
+        }
+        result.append(token)
+    }
+    return typeText(result)
+}
+
+/// The attribute's type name without generic arguments: `State`, `SwiftUI.State`.
+func attributeTypeName(_ attribute: Attribute, context: SourceContext) -> String {
+    var name = ""
+    var i = attribute.name.lower
+    while i < attribute.name.upper && !context.text(i).hasPrefix("<") {
+        name += context.text(i)
+        i += 1
+    }
+    return name
 }
 
 /// An attribute that might be another property wrapper (a capitalized name
 /// outside the small set of well-known non-wrapper attributes).
 func isUnknownWrapperCandidate(_ attribute: Attribute, context: SourceContext) -> Bool {
+    guard context.shapes.shape(named: attributeTypeName(attribute, context: context)) == nil else { return false }
     let name = context.text(attribute.name.lower)
     guard let first = name.unicodeScalars.first, first.properties.isUppercase else { return false }
-    return !["MainActor", "Sendable", "ViewBuilder", "GlobalActor"].contains(name)
+    // Attributes and attached macros that are known not to be property wrappers.
+    return ![
+        "MainActor", "Sendable", "ViewBuilder", "GlobalActor", "IBOutlet", "IBInspectable", "GKInspectable", "NSCopying",
+        "NSManaged", "TaskLocal", "ObservationIgnored", "ObservationTracked", "Attribute", "Relationship", "Transient",
+        "Entry",
+    ].contains(name)
 }

@@ -29,6 +29,8 @@ struct Invocation: Equatable {
     var sourceName: String?
     /// `-j N`, `--jobs N`: inputs lowered at once; nil for one per core.
     var jobs: Int?
+    /// `--wrapper-sources PATH` (repeatable): files or folders with wrapper declarations.
+    var wrapperSources: [String] = []
 }
 
 extension Invocation.Action {
@@ -48,8 +50,9 @@ struct UsageError: Error, Equatable {
 }
 
 let usageText = """
-    OVERVIEW: Lower Swift property wrappers (@State, @Binding, $x) into the explicit
-    Swift the compiler synthesizes. Code that is not rewritten is copied byte for byte.
+    OVERVIEW: Lower Swift property wrappers (@State, @Published, your own; $x) into the
+    explicit Swift the compiler synthesizes. Code that is not rewritten is copied byte
+    for byte.
     A property that cannot be lowered for certain is left as written, with a warning.
 
     USAGE: dewrap [options] [FILE...]
@@ -72,6 +75,11 @@ let usageText = """
                           path as given).
       -j, --jobs N        Lower up to N inputs at once (default: one per core).
                           Diagnostics are printed in the order of the inputs.
+      --wrapper-sources PATH
+                          Read the @propertyWrapper declarations in PATH (a Swift
+                          file, or a folder searched for .swift files; repeatable)
+                          so that properties using those wrappers are lowered.
+                          These files are not lowered or written.
       --emit-tokens       Print the tokens of one input instead of lowering it:
                           one line per token, 'OFFSET<TAB>KIND<TAB>TEXT', with \\, tab,
                           LF and CR in TEXT escaped as \\\\, \\t, \\n, \\r.
@@ -136,6 +144,8 @@ func parseArguments(_ arguments: [String]) throws(UsageError) -> Invocation {
                 invocation.lineDirectives = true
             case "--source-name":
                 invocation.sourceName = try value(for: argument)
+            case "--wrapper-sources":
+                invocation.wrapperSources.append(try value(for: argument))
             case "--emit-tokens":
                 invocation.action = .emitTokens
             case "--emit-tree":
@@ -148,6 +158,10 @@ func parseArguments(_ arguments: [String]) throws(UsageError) -> Invocation {
             default:
                 if argument.hasPrefix("--jobs=") {
                     invocation.jobs = try jobCount(String(argument.dropFirst("--jobs=".count)), option: "--jobs")
+                } else if argument.hasPrefix("--wrapper-sources=") {
+                    let path = String(argument.dropFirst("--wrapper-sources=".count))
+                    guard !path.isEmpty else { throw UsageError(message: "option '--wrapper-sources' needs a path") }
+                    invocation.wrapperSources.append(path)
                 } else if argument.hasPrefix("--output=") {
                     guard outputPath == nil else { throw UsageError(message: "option '-o' is given more than once") }
                     outputPath = String(argument.dropFirst("--output=".count))

@@ -17,11 +17,18 @@ let version = "0.1.0"
 /// does not stop the others, and nothing is written for it. Diagnostics are
 /// printed in the order of the inputs.
 func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
+    let wrapperShapes: WrapperShapes
+    do throws(FileError) {
+        wrapperShapes = try readWrapperSources(invocation.wrapperSources)
+    } catch {
+        writeStandardError("dewrap: error: \(error.message)\n")
+        return .failure
+    }
     let failed = Atomic<Bool>(false)
     let reports = OrderedReports(print: writeStandardError)
     concurrentForEach(jobs.count, threads: invocation.jobs ?? availableCores()) { index in
         let job = jobs[index]
-        var options = LoweringOptions(strict: invocation.strict)
+        var options = LoweringOptions(strict: invocation.strict, wrapperShapes: wrapperShapes)
         if invocation.lineDirectives { options.lineDirectives = invocation.sourceName ?? job.displayName }
         let outcome = perform(job, action: invocation.action, options: options)
         if !outcome.succeeded { failed.store(true, ordering: .relaxed) }

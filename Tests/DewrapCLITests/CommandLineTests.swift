@@ -309,4 +309,63 @@ import Testing
             }
         }
     }
+
+    /// `--wrapper-sources` makes wrappers declared elsewhere known; those files are only read.
+    @Test func wrapperSourcesDeclareWrappersWithoutBeingLowered() throws {
+        let folder = try makeScratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let library = folder.appendingPathComponent("Library/Sources")
+        try FileManager.default.createDirectory(at: library, withIntermediateDirectories: true)
+        let wrapper = """
+            @propertyWrapper public struct Trimmed {
+                private var value = ""
+                public init() {}
+                public var wrappedValue: String {
+                    get { value }
+                    set { value = newValue.trimmingCharacters(in: .whitespaces) }
+                }
+            }
+            struct UsesItItself { @Trimmed var kept: String }
+
+            """
+        try write(wrapper, to: library.appendingPathComponent("Trimmed.swift"))
+        let source = "struct Form {\n    @Trimmed var name: String\n}\n"
+        let unknown = try runDewrap(["-"], stdin: Array(source.utf8))
+        #expect(unknown.status == 0)
+        #expect(unknown.stdoutText == source)
+        #expect(unknown.stderr == "<stdin>:2:5: note: '@Trimmed' is left as written: dewrap does not have its declaration (give its source with --wrapper-sources)\n")
+        let expected = """
+            struct Form {
+                private var _name: Trimmed
+                var name: String {
+                    get { _name.wrappedValue }
+                    set { _name.wrappedValue = newValue }
+                }
+
+                init() {
+                    self._name = Trimmed()
+                }
+
+                init(name: Trimmed = Trimmed()) {
+                    self._name = name
+                }
+            }
+
+            """
+        for path in [folder.appendingPathComponent("Library").path, library.appendingPathComponent("Trimmed.swift").path] {
+            for arguments in [["--wrapper-sources", path, "-"], ["--wrapper-sources=" + path, "-"]] {
+                let known = try runDewrap(arguments, stdin: Array(source.utf8))
+                #expect(known.status == 0)
+                #expect(known.stderr == "")
+                #expect(known.stdoutText == expected)
+            }
+        }
+        #expect(String(decoding: try bytes(of: library.appendingPathComponent("Trimmed.swift")), as: UTF8.self) == wrapper)
+        let missing = try runDewrap(["--wrapper-sources", folder.appendingPathComponent("none.swift").path, "-"], stdin: Array(source.utf8))
+        #expect(missing.status == 1)
+        #expect(missing.stderr.hasPrefix("dewrap: error: cannot read"))
+        #expect(missing.stdout.isEmpty)
+        let noPath = try runDewrap(["--wrapper-sources"])
+        #expect(noPath.status == 64)
+    }
 }

@@ -27,7 +27,8 @@ struct EquivalenceTests {
     /// A subset again in Swift 5 mode, where isolation problems are warnings
     /// and the compiler infers isolation differently (SPEC I-2).
     @Test(arguments: ["examples/PlayerView", "lowering/Counter", "lowering/MixedMembers", "lowering/Initializers",
-                      "lowering/Observers", "lowering/RootClassInit", "lowering/KeyPathsAndMirror"])
+                      "lowering/Observers", "lowering/RootClassInit", "lowering/KeyPathsAndMirror",
+                      "lowering/ObservableModel", "lowering/DeclaredWrappers"])
     func swift5ModeBehavesTheSame(_ name: String) throws {
         let input = try Fixtures.read(name, ".swift")
         let driver = Fixtures.url(name, ".driver.swift")

@@ -1,0 +1,455 @@
+import DewrapSyntax
+
+/// What lowering needs to know about one property-wrapper type, read from its
+/// Swift declaration (SPEC Decision 7): the built-in catalog, a
+/// `@propertyWrapper` type in the input, or one in `--wrapper-sources`.
+public struct WrapperShape: Sendable {
+    public enum Kind: Sendable {
+        case `struct`, `class`, `enum`
+    }
+
+    /// How a property's setter may be called.
+    public enum Setter: Sendable {
+        case nonmutating, mutating, none
+    }
+
+    /// One property of the wrapper (`wrappedValue` or `projectedValue`).
+    public struct Member: Sendable {
+        /// The declared type, in terms of the wrapper's generic parameters.
+        public var type: String
+        public var mutatingGetter: Bool
+        public var setter: Setter
+        /// Stored, or with its own `_modify`: the synthesized `_modify` keeps in-place mutation (A-4).
+        public var needsModify: Bool
+        /// `@MainActor` and the like, with `@preconcurrency` when declared so (I-1); nil when nonisolated.
+        public var isolation: String?
+        /// `@available(*, unavailable, message: "…")`: the message (Published's `wrappedValue`).
+        public var unavailable: String?
+    }
+
+    /// One `init`: its argument labels (`_` for none) and whether the first parameter is an autoclosure.
+    public struct Initializer: Sendable {
+        var isCallableWithoutArguments: Bool { defaults.count == labels.count && defaults.allSatisfy { $0 } }
+
+        public var labels: [String]
+        /// The parameters' types as declared (empty for an implicit init).
+        public var parameterTypes: [String] = []
+        /// Which parameters have a default value.
+        public var defaults: [Bool] = []
+        public var firstIsAutoclosure: Bool
+        /// Same-type requirements of its `where` clause, `A == [B]` as ("A", "[B]").
+        public var sameType: [(String, String)]
+        /// Isolated to a global actor (the type's, unless declared `nonisolated`).
+        public var isIsolated = false
+    }
+
+    public var name: String
+    public var kind: Kind
+    /// The names of the generic parameters, in order.
+    public var genericParameters: [String]
+    public var initializers: [Initializer]
+    public var wrappedValue: Member
+    public var projectedValue: Member?
+    /// `static subscript(_enclosingInstance:wrapped:storage:)` (A-6), and whether it has a setter.
+    public var enclosingInstance: Setter?
+    /// Types declared inside the wrapper (`FocusState.Binding`): a member type naming one is qualified.
+    public var nestedTypes: Set<String>
+    /// Conformance to `Sendable`: always, when every generic argument is, or unknown.
+    public var sendable: Sendability
+
+    public enum Sendability: Sendable {
+        case always, whenArgumentsAre, unknown
+    }
+
+    /// `init(wrappedValue:…)` exists (V-1, M-4).
+    public var hasInitWrappedValue: Bool { initializers.contains { $0.labels.first == "wrappedValue" } }
+
+    /// `W()` is valid (V-3b): an init without parameters or with defaults for all of them, as swiftc counts it.
+    public var hasInitWithoutArguments: Bool { initializers.contains(where: \.isCallableWithoutArguments) }
+
+    /// An `init(wrappedValue:)` is isolated to a global actor (ObservedObject's).
+    public var initWrappedValueIsIsolated: Bool {
+        initializers.contains { $0.labels.first == "wrappedValue" && $0.isIsolated }
+    }
+
+    /// `init(projectedValue:)` exists (P-2, P-5).
+    public var hasInitProjectedValue: Bool { initializers.contains { $0.labels == ["projectedValue"] } }
+
+    /// The `init(wrappedValue:)` takes an autoclosure (M-4: `@autoclosure @escaping () -> T`).
+    public var wrappedValueIsAutoclosure: Bool {
+        initializers.contains { $0.labels.first == "wrappedValue" && $0.firstIsAutoclosure }
+    }
+}
+
+/// The wrapper shapes known to one lowering, by type name.
+public struct WrapperShapes: Sendable {
+    public private(set) var byName: [String: WrapperShape] = [:]
+
+    public init() {}
+
+    /// Every `@propertyWrapper` type declared in `source` (extensions of it in the same source included).
+    public init(readingDeclarationsIn source: [UInt8]) {
+        let tree = Parser.parse(source)
+        self.init(tree: tree, bytes: source)
+    }
+
+    init(tree: SourceTree, bytes: [UInt8]) {
+        let context = SourceContext(bytes: bytes, tree: tree)
+        var wrappers: [TypeDecl] = []
+        var extensions: [String: [TypeDecl]] = [:]
+        // Top-level declarations only (in any `#if` branch): a nested wrapper's name is not its bare name.
+        func collect(_ items: [Item]) {
+            for item in items {
+                switch item {
+                case .type(let type) where type.kind == .extension:
+                    extensions[context.text(type.name), default: []].append(type)
+                case .type(let type) where type.prefix.attributes.contains(where: { context.text($0.name) == "propertyWrapper" }):
+                    wrappers.append(type)
+                case .ifConfig(let ifConfig):
+                    for clause in ifConfig.clauses { collect(clause.items) }
+                default:
+                    continue
+                }
+            }
+        }
+        collect(tree.items)
+        for type in wrappers {
+            let name = context.text(type.name)
+            if let shape = readShape(type, extensions: extensions[name] ?? [], context: context) {
+                byName[name] = shape
+            }
+        }
+    }
+
+    /// Adds `other`'s shapes; on a clash `other` wins.
+    public mutating func merge(_ other: WrapperShapes) {
+        byName.merge(other.byName) { _, new in new }
+    }
+
+    /// The built-in catalog (SPEC table T).
+    public static var builtIn: WrapperShapes { WrapperCatalog.shapes }
+
+    /// The shape for an attribute name as written: `State`, `SwiftUI.State`.
+    public func shape(named name: String) -> WrapperShape? {
+        if let shape = byName[name] { return shape }
+        if let dot = name.lastIndex(of: ".") { return byName[String(name[name.index(after: dot)...])] }
+        return nil
+    }
+}
+
+// MARK: - Reading a declaration
+
+private func readShape(_ type: TypeDecl, extensions: [TypeDecl], context: SourceContext) -> WrapperShape? {
+    let kind: WrapperShape.Kind
+    switch type.kind {
+    case .struct: kind = .struct
+    case .class, .actor: kind = .class
+    case .enum: kind = .enum
+    default: return nil
+    }
+    let typeIsolation = isolationAttribute(type.prefix, context: context)
+    var initializers: [WrapperShape.Initializer] = []
+    var wrappedValue: WrapperShape.Member?
+    var projectedValue: WrapperShape.Member?
+    var enclosingInstance: WrapperShape.Setter?
+    var nestedTypes: Set<String> = []
+    var stored: [(label: String, hasDefault: Bool)] = []
+    var sendable: WrapperShape.Sendability = .unknown
+    let genericParameters = type.genericParameters.map { genericParameterNames(context.text($0)) } ?? []
+    if type.inheritance.contains(where: { ["Sendable", "@unchecked Sendable"].contains(context.text($0)) }) || typeIsolation != nil {
+        sendable = .always
+    }
+
+    func visit(_ items: [Item], inBody: Bool) {
+        for item in items {
+            switch item {
+            case .type(let nested):
+                nestedTypes.insert(context.text(nested.name))
+            case .function(let function) where function.kind == .initializer:
+                var initializer = readInitializer(function, context: context)
+                initializer.isIsolated = (isolationAttribute(function.prefix, context: context) ?? typeIsolation) != nil
+                    && !function.prefix.modifiers.contains { context.text($0.keyword) == "nonisolated" }
+                initializers.append(initializer)
+            case .function(let function) where function.kind == .subscript:
+                let isStatic = function.prefix.modifiers.contains { context.text($0.keyword) == "static" }
+                guard isStatic, function.parameters.first.flatMap(\.firstName).map({ context.text($0) }) == "_enclosingInstance"
+                else { continue }
+                var setter = WrapperShape.Setter.none
+                if let accessors = function.accessors, case .accessors(let list) = accessors.content,
+                   list.contains(where: { context.text($0.keyword) == "set" }) {
+                    setter = .nonmutating
+                }
+                enclosingInstance = setter
+            case .variable(let variable):
+                let isStatic = variable.prefix.modifiers.contains { ["static", "class"].contains(context.text($0.keyword)) }
+                guard !isStatic else { continue }
+                for binding in variable.bindings {
+                    guard let nameToken = binding.name else { continue }
+                    let name = context.text(nameToken)
+                    let member = readMember(variable, binding, kind: kind, typeIsolation: typeIsolation, context: context)
+                    if name == "wrappedValue" { wrappedValue = member }
+                    if name == "projectedValue" { projectedValue = member }
+                    let isStored: Bool
+                    switch binding.accessors?.content {
+                    case nil: isStored = true
+                    case .getter: isStored = false
+                    case .accessors(let list): isStored = list.allSatisfy { ["willSet", "didSet"].contains(context.text($0.keyword)) }
+                    }
+                    let isLet = context.text(variable.keyword) == "let"
+                    if inBody && isStored && !(isLet && binding.initializer != nil) {
+                        let optional = binding.type.map { context.text($0).hasSuffix("?") } ?? false
+                        stored.append((name, binding.initializer != nil || (optional && !isLet)))
+                    }
+                }
+            case .ifConfig(let ifConfig):
+                // The first branch, as a reader without build settings can only guess; wrappers rarely differ.
+                if let first = ifConfig.clauses.first { visit(first.items, inBody: inBody) }
+            default:
+                continue
+            }
+        }
+    }
+    visit(type.body?.items ?? [], inBody: true)
+    let declaredInBody = initializers.count
+    for extensionDecl in extensions {
+        if extensionDecl.inheritance.contains(where: { ["Sendable", "@unchecked Sendable"].contains(context.text($0)) }) {
+            sendable = extensionDecl.whereClause == nil ? .always : .whenArgumentsAre
+        }
+        let before = initializers.count
+        visit(extensionDecl.body?.items ?? [], inBody: false)
+        // An `init()` in a constrained extension (State's, for Optional values) cannot be relied on
+        // without knowing the wrapped type; V-3a covers the Optional case anyway.
+        if extensionDecl.whereClause != nil {
+            initializers = Array(initializers[..<before]) + initializers[before...].filter { !$0.isCallableWithoutArguments }
+        }
+    }
+    guard let wrappedValue else { return nil }
+    // The implicit inits (M-1, M-7): a struct's memberwise init, and `init()` when every stored property has a value.
+    if declaredInBody == 0 && kind != .enum {
+        if kind == .struct && !stored.isEmpty {
+            var memberwise = WrapperShape.Initializer(labels: stored.map(\.label), firstIsAutoclosure: false, sameType: [])
+            memberwise.defaults = stored.map(\.hasDefault)
+            initializers.append(memberwise)
+        }
+        if stored.allSatisfy(\.hasDefault) {
+            initializers.append(WrapperShape.Initializer(labels: [], firstIsAutoclosure: false, sameType: []))
+        }
+    }
+    return WrapperShape(
+        name: context.text(type.name), kind: kind, genericParameters: genericParameters, initializers: initializers,
+        wrappedValue: wrappedValue, projectedValue: projectedValue, enclosingInstance: enclosingInstance,
+        nestedTypes: nestedTypes, sendable: sendable)
+}
+
+private func readInitializer(_ function: FunctionDecl, context: SourceContext) -> WrapperShape.Initializer {
+    let labels = function.parameters.map { parameter in parameter.firstName.map { context.text($0) } ?? "_" }
+    let first = function.parameters.first?.type.map { context.text($0) } ?? ""
+    var sameType: [(String, String)] = []
+    if let whereClause = function.whereClause {
+        for requirement in splitTopLevel(String(context.text(whereClause).dropFirst("where".count)), on: ",") {
+            let tokens = typeTokens(requirement)
+            if let equal = tokens.indices.first(where: { $0 + 1 < tokens.count && tokens[$0] == "=" && tokens[$0 + 1] == "=" }) {
+                sameType.append((typeText(Array(tokens[..<equal])), typeText(Array(tokens[(equal + 2)...]))))
+            }
+        }
+    }
+    var initializer = WrapperShape.Initializer(labels: labels, firstIsAutoclosure: first.contains("@autoclosure"), sameType: sameType)
+    initializer.parameterTypes = function.parameters.map { parameter in parameter.type.map { context.text($0) } ?? "" }
+    initializer.defaults = function.parameters.map { $0.defaultValue != nil }
+    return initializer
+}
+
+/// `wrappedValue` or `projectedValue`: type, getter and setter mutability, isolation.
+private func readMember(
+    _ variable: VariableDecl, _ binding: PatternBinding, kind: WrapperShape.Kind, typeIsolation: String?, context: SourceContext
+) -> WrapperShape.Member? {
+    guard let type = binding.type.map({ context.text($0) })
+        ?? binding.initializer.flatMap({ TypeInference(context: context).type(of: $0) }) else { return nil }
+    let isLet = context.text(variable.keyword) == "let"
+    let modifiers = variable.prefix.modifiers.map { context.text($0.keyword) }
+    var isolation = isolationAttribute(variable.prefix, context: context) ?? typeIsolation
+    if modifiers.contains("nonisolated") { isolation = nil }
+    var member = WrapperShape.Member(
+        type: type, mutatingGetter: false, setter: .none, needsModify: false, isolation: isolation)
+    for attribute in variable.prefix.attributes where context.text(attribute.name) == "available" {
+        guard let arguments = attribute.arguments,
+              (arguments.lower..<arguments.upper).contains(where: { context.text($0) == "unavailable" }) else { continue }
+        member.unavailable = ""
+        if let label = (arguments.lower..<arguments.upper).first(where: { context.text($0) == "message" }) {
+            member.unavailable = (label..<arguments.upper).filter { context.tree.tokens[$0].kind == .stringSegment }
+                .map { context.text($0) }.first ?? ""
+        }
+    }
+    let writable: WrapperShape.Setter = kind == .class ? .nonmutating : .mutating
+    switch binding.accessors?.content {
+    case nil:
+        // Stored.
+        member.setter = isLet ? .none : writable
+        member.needsModify = !isLet
+    case .getter:
+        break
+    case .accessors(let list):
+        let words = list.map { context.text($0.keyword) }
+        if words.allSatisfy({ ["willSet", "didSet"].contains($0) }) {
+            member.setter = isLet ? .none : writable
+            member.needsModify = !isLet
+            break
+        }
+        for accessor in list {
+            let modifier = accessor.modifier.map { context.text($0) }
+            switch context.text(accessor.keyword) {
+            case "get", "_read":
+                member.mutatingGetter = kind != .class && modifier == "mutating"
+            case "set":
+                member.setter = kind == .class || modifier == "nonmutating" ? .nonmutating : .mutating
+            case "_modify":
+                // A `_modify` makes the property settable even without a `set`.
+                member.needsModify = true
+                if member.setter == .none { member.setter = kind == .class || modifier == "nonmutating" ? .nonmutating : .mutating }
+            default:
+                continue
+            }
+        }
+    }
+    return member
+}
+
+/// `@preconcurrency @MainActor` (or `@MainActor`, or another global actor) from a prefix.
+private func isolationAttribute(_ prefix: DeclarationPrefix, context: SourceContext) -> String? {
+    let names = prefix.attributes.map { context.text($0.name) }
+    guard let actor = names.first(where: { $0 == "MainActor" || ($0.hasSuffix("Actor") && $0 != "GlobalActor") }) else {
+        return nil
+    }
+    return (names.contains("preconcurrency") ? "@preconcurrency " : "") + "@" + actor
+}
+
+/// `<Value: Hashable, each T>` → `["Value", "T"]`.
+func genericParameterNames(_ text: String) -> [String] {
+    let inner = String(text.dropFirst().dropLast())
+    return splitTopLevel(inner, on: ",").compactMap { parameter in
+        var words = parameter.split(separator: ":", maxSplits: 1).first.map { $0.split(separator: " ") } ?? []
+        if words.first == "each" { words.removeFirst() }
+        return words.first.map(String.init)
+    }
+}
+
+// MARK: - Generic arguments from a property's type
+
+/// The pieces of a type's spelling: identifiers and single punctuation marks (`->` kept whole).
+func typeTokens(_ text: String) -> [String] {
+    var tokens: [String] = []
+    var current = ""
+    var previous: Character = " "
+    for character in text {
+        if character.isLetter || character.isNumber || character == "_" {
+            current.append(character)
+        } else {
+            if !current.isEmpty { tokens.append(current); current = "" }
+            if character == ">" && previous == "-" { tokens[tokens.count - 1] = "->" }
+            else if character != " " && character != "\t" && character != "\n" && character != "\r" { tokens.append(String(character)) }
+        }
+        previous = character
+    }
+    if !current.isEmpty { tokens.append(current) }
+    return tokens
+}
+
+/// Joins type tokens back into the usual spelling.
+func typeText(_ tokens: [String]) -> String {
+    var result = ""
+    for token in tokens {
+        switch token {
+        case ",", ":": result += token + " "
+        case "->": result += " -> "
+        case "&": result += " & "
+        default:
+            if token.first.map({ $0.isLetter || $0 == "_" }) == true, result.last.map({ $0.isLetter || $0.isNumber || $0 == "_" }) == true {
+                result += " "
+            }
+            result += token
+        }
+    }
+    return result
+}
+
+/// Binds the generic parameters in `pattern` by matching it against `concrete`:
+/// `FetchedResults<Result>` against `FetchedResults<Item>` gives Result = Item.
+func matchType(_ pattern: String, _ concrete: String, parameters: [String], bindings: inout [String: [String]]) -> Bool {
+    let p = typeTokens(pattern)
+    let c = typeTokens(concrete)
+    let names = Set(parameters)
+    // Types are short; a pathological one is not matched (the property is then left as written).
+    guard c.count <= 4096 else { return false }
+    func match(_ pi: Int, _ ci: Int, _ bound: [String: [String]]) -> [String: [String]]? {
+        if pi == p.count { return ci == c.count ? bound : nil }
+        let token = p[pi]
+        if names.contains(token) {
+            if let value = bound[token] {
+                guard ci + value.count <= c.count, Array(c[ci..<ci + value.count]) == value else { return nil }
+                return match(pi + 1, ci + value.count, bound)
+            }
+            // Every non-empty balanced run of tokens from `ci`, shortest first.
+            var depth = 0
+            var end = ci
+            while end < c.count {
+                if ["<", "[", "("].contains(c[end]) { depth += 1 }
+                if [">", "]", ")"].contains(c[end]) { depth -= 1 }
+                end += 1
+                if depth < 0 { return nil }
+                if depth == 0 {
+                    var next = bound
+                    next[token] = Array(c[ci..<end])
+                    if let result = match(pi + 1, end, next) { return result }
+                }
+            }
+            return nil
+        }
+        guard ci < c.count, c[ci] == token else { return nil }
+        return match(pi + 1, ci + 1, bound)
+    }
+    guard let result = match(0, 0, bindings) else { return false }
+    bindings = result
+    return true
+}
+
+/// `pattern` with each generic parameter replaced by its binding.
+func substitute(_ pattern: String, _ bindings: [String: [String]]) -> String {
+    typeText(typeTokens(pattern).flatMap { bindings[$0] ?? [$0] })
+}
+
+// MARK: - Description
+
+extension WrapperShape: CustomStringConvertible {
+    /// What lowering reads from the shape, one fact per line (nested type names qualified, a
+    /// `SwiftUI.` prefix dropped): two declarations with equal descriptions lower alike.
+    public var description: String {
+        func type(_ text: String) -> String {
+            typeText(typeTokens(qualifiedMemberType(text, in: self))).replacingOccurrences(of: "SwiftUI.", with: "")
+        }
+        func member(_ member: Member?) -> String {
+            guard let member else { return "none" }
+            return "\(type(member.type)) get\(member.mutatingGetter ? " mutating" : "") set \(member.setter)"
+                + (member.needsModify ? " modify" : "") + (member.isolation.map { " " + $0 } ?? "")
+        }
+        var lines = ["\(kind) \(name)<\(genericParameters.joined(separator: ", "))>"]
+        lines.append("init(wrappedValue:) \(hasInitWrappedValue)\(wrappedValueIsAutoclosure ? " autoclosure" : "")"
+            + (initWrappedValueIsIsolated ? " isolated" : ""))
+        lines.append("init() \(hasInitWithoutArguments), init(projectedValue:) \(hasInitProjectedValue)")
+        lines.append("wrappedValue: " + member(wrappedValue))
+        lines.append("projectedValue: " + member(projectedValue))
+        lines.append("enclosing instance: \(enclosingInstance.map { "\($0)" } ?? "none"), sendable: \(sendable)")
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension String {
+    fileprivate func replacingOccurrences(of target: String, with replacement: String) -> String {
+        var result = ""
+        var rest = Substring(self)
+        while let range = rest.firstRange(of: target) {
+            result += rest[..<range.lowerBound] + replacement
+            rest = rest[range.upperBound...]
+        }
+        return result + rest
+    }
+}

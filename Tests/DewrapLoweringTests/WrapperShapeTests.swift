@@ -1,0 +1,163 @@
+import DewrapLowering
+import Foundation
+import Testing
+
+/// The built-in catalog (SPEC table T) and the reader of `@propertyWrapper`
+/// declarations it shares with wrappers declared in the input.
+struct WrapperShapeTests {
+    static let tableT = [
+        "State", "Binding", "StateObject", "ObservedObject", "EnvironmentObject", "Environment", "FocusState",
+        "GestureState", "AppStorage", "SceneStorage", "Bindable", "Namespace", "ScaledMetric", "FocusedValue",
+        "FetchRequest", "Query", "Published",
+    ]
+
+    @Test func theCatalogHoldsTableT() {
+        #expect(Set(WrapperShapes.builtIn.byName.keys) == Set(Self.tableT))
+    }
+
+    /// The stand-in the fixtures compile against declares the same shapes as the catalog.
+    @Test(arguments: tableT)
+    func theStandInAgreesWithTheCatalog(_ name: String) throws {
+        let standIn = WrapperShapes(readingDeclarationsIn: try Fixtures.read("standin/SwiftUI", ".swift"))
+        #expect(standIn.byName[name]?.description == WrapperShapes.builtIn.byName[name]?.description)
+    }
+
+    @Test func catalogShapes() throws {
+        let shapes = WrapperShapes.builtIn
+        #expect(shapes.shape(named: "SwiftUI.State")?.description == """
+            struct State<Value>
+            init(wrappedValue:) true
+            init() false, init(projectedValue:) false
+            wrappedValue: Value get set nonmutating
+            projectedValue: Binding<Value> get set none
+            enclosing instance: none, sendable: whenArgumentsAre
+            """)
+        #expect(shapes.byName["StateObject"]?.description == """
+            struct StateObject<ObjectType>
+            init(wrappedValue:) true autoclosure
+            init() false, init(projectedValue:) false
+            wrappedValue: ObjectType get set none @preconcurrency @MainActor
+            projectedValue: ObservedObject<ObjectType>.Wrapper get set none @preconcurrency @MainActor
+            enclosing instance: none, sendable: always
+            """)
+        #expect(shapes.byName["ObservedObject"]?.description == """
+            struct ObservedObject<ObjectType>
+            init(wrappedValue:) true isolated
+            init() false, init(projectedValue:) false
+            wrappedValue: ObjectType get set mutating modify @preconcurrency @MainActor
+            projectedValue: ObservedObject<ObjectType>.Wrapper get set none @preconcurrency @MainActor
+            enclosing instance: none, sendable: always
+            """)
+        #expect(shapes.byName["FocusState"]?.description == """
+            struct FocusState<Value>
+            init(wrappedValue:) false
+            init() true, init(projectedValue:) false
+            wrappedValue: Value get set nonmutating
+            projectedValue: FocusState<Value>.Binding get set none
+            enclosing instance: none, sendable: unknown
+            """)
+        #expect(shapes.byName["Published"]?.description == """
+            struct Published<Value>
+            init(wrappedValue:) true
+            init() false, init(projectedValue:) false
+            wrappedValue: Value get set mutating
+            projectedValue: Published<Value>.Publisher get mutating set mutating
+            enclosing instance: nonmutating, sendable: unknown
+            """)
+    }
+
+    /// Implicit inits, stored and computed `wrappedValue`, class and enum wrappers.
+    @Test func declaredShapes() {
+        let source = """
+            @propertyWrapper struct TwelveOrLess {
+                private var number = 0
+                var wrappedValue: Int { get { return number } set { number = min(newValue, 12) } }
+            }
+            @propertyWrapper struct Stored<T> { var wrappedValue: T; var projectedValue: Stored<T> { get { self } set { self = newValue } } }
+            @propertyWrapper final class Shared<Value> {
+                init(wrappedValue: Value) { self.wrappedValue = wrappedValue }
+                var wrappedValue: Value
+            }
+            @propertyWrapper enum Deferred<Value> {
+                case pending(() -> Value)
+                init(wrappedValue: @autoclosure @escaping () -> Value) { self = .pending(wrappedValue) }
+                var wrappedValue: Value { mutating get { fatalError() } }
+            }
+            @propertyWrapper struct Constant { let wrappedValue: Int; init(_ value: Int) { wrappedValue = value } }
+            @propertyWrapper struct Counted { var wrappedValue = 0 }
+            @propertyWrapper struct Coroutine<T> { var stored: T; init(wrappedValue: T) { stored = wrappedValue }
+                var wrappedValue: T { _read { yield stored } _modify { yield &stored } } }
+            @propertyWrapper struct Scaled { var wrappedValue: Double; init(wrappedValue: Double = 1, by factor: Double = 2) { self.wrappedValue = wrappedValue * factor } }
+            struct NotAWrapper { var wrappedValue: Int }
+            """
+        let shapes = WrapperShapes(readingDeclarationsIn: Array(source.utf8))
+        #expect(Set(shapes.byName.keys) == ["TwelveOrLess", "Stored", "Shared", "Deferred", "Constant", "Counted", "Scaled", "Coroutine"])
+        #expect(shapes.byName["TwelveOrLess"]?.description == """
+            struct TwelveOrLess<>
+            init(wrappedValue:) false
+            init() true, init(projectedValue:) false
+            wrappedValue: Int get set mutating
+            projectedValue: none
+            enclosing instance: none, sendable: unknown
+            """)
+        #expect(shapes.byName["Stored"]?.description == """
+            struct Stored<T>
+            init(wrappedValue:) true
+            init() false, init(projectedValue:) false
+            wrappedValue: T get set mutating modify
+            projectedValue: Stored<T> get set mutating
+            enclosing instance: none, sendable: unknown
+            """)
+        #expect(shapes.byName["Shared"]?.description == """
+            class Shared<Value>
+            init(wrappedValue:) true
+            init() false, init(projectedValue:) false
+            wrappedValue: Value get set nonmutating modify
+            projectedValue: none
+            enclosing instance: none, sendable: unknown
+            """)
+        #expect(shapes.byName["Deferred"]?.description == """
+            enum Deferred<Value>
+            init(wrappedValue:) true autoclosure
+            init() false, init(projectedValue:) false
+            wrappedValue: Value get mutating set none
+            projectedValue: none
+            enclosing instance: none, sendable: unknown
+            """)
+        #expect(shapes.byName["Constant"]?.description == """
+            struct Constant<>
+            init(wrappedValue:) false
+            init() false, init(projectedValue:) false
+            wrappedValue: Int get set none
+            projectedValue: none
+            enclosing instance: none, sendable: unknown
+            """)
+        // Defaults for every parameter make `Scaled()` valid, as swiftc counts `init()` (V-3b).
+        #expect(shapes.byName["Scaled"]?.description == """
+            struct Scaled<>
+            init(wrappedValue:) true
+            init() true, init(projectedValue:) false
+            wrappedValue: Double get set mutating modify
+            projectedValue: none
+            enclosing instance: none, sendable: unknown
+            """)
+        // `_modify` without `set` is settable (swiftc synthesizes the setter); it keeps `_modify` (A-4).
+        #expect(shapes.byName["Coroutine"]?.description == """
+            struct Coroutine<T>
+            init(wrappedValue:) true
+            init() false, init(projectedValue:) false
+            wrappedValue: T get set mutating modify
+            projectedValue: none
+            enclosing instance: none, sendable: unknown
+            """)
+        // An inferred type; the implicit memberwise `init(wrappedValue:)` and `init()`.
+        #expect(shapes.byName["Counted"]?.description == """
+            struct Counted<>
+            init(wrappedValue:) true
+            init() true, init(projectedValue:) false
+            wrappedValue: Int get set mutating modify
+            projectedValue: none
+            enclosing instance: none, sendable: unknown
+            """)
+    }
+}
