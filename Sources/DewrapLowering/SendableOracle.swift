@@ -45,9 +45,16 @@ struct SendableOracle {
         actorFreeTypes = actorFree
     }
 
+    /// Answers already given, by type spelling: the same few property types
+    /// are asked about for every init of every type in the file.
+    private let answers = AnswerCache()
+
     func isSendable(_ type: String) -> Bool {
+        if let known = answers.results[type] { return known }
         var visiting: Set<String> = []
-        return isSendable(type.trimmingSpaces, visiting: &visiting)
+        let answer = isSendable(type.trimmingSpaces, visiting: &visiting)
+        answers.results[type] = answer
+        return answer
     }
 
     private func isSendable(_ type: String, visiting: inout Set<String>) -> Bool {
@@ -148,4 +155,9 @@ extension String {
         while scalars.last == " " || scalars.last == "\t" { scalars = scalars.dropLast() }
         return String(scalars)
     }
+}
+
+/// A memo shared by the copies of one oracle (it is passed by value).
+private final class AnswerCache {
+    var results: [String: Bool] = [:]
 }

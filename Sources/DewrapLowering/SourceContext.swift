@@ -29,7 +29,7 @@ struct SourceContext {
             ending = newline + 1 < bytes.count && bytes[newline + 1] == 10 ? "\r\n" : "\r"
         }
         lineEnding = ending
-        indentUnit = detectIndentUnit(bytes)
+        indentUnit = detectIndentUnit(bytes, lines: lines)
     }
 
     /// Whether token `token` is spelled `spelling`, without making a String.
@@ -90,23 +90,14 @@ struct SourceContext {
     }
 }
 
-private func detectIndentUnit(_ bytes: [UInt8]) -> String {
+private func detectIndentUnit(_ bytes: [UInt8], lines: LineTable) -> String {
     var smallest = Int.max
-    var atLineStart = true
-    var i = 0
-    while i < bytes.count {
-        if atLineStart {
-            if bytes[i] == 9 { return "\t" }
-            var spaces = 0
-            while i + spaces < bytes.count && bytes[i + spaces] == 32 { spaces += 1 }
-            let next = i + spaces < bytes.count ? bytes[i + spaces] : 10
-            if spaces > 0 && next != 10 && next != 13 { smallest = min(smallest, spaces) }
-            i += spaces
-            atLineStart = false
-            continue
-        }
-        atLineStart = bytes[i] == 10 || bytes[i] == 13
-        i += 1
+    for start in lines.lineStarts {
+        if start < bytes.count && bytes[start] == 9 { return "\t" }
+        var end = start
+        while end < bytes.count && bytes[end] == 32 { end += 1 }
+        let next = end < bytes.count ? bytes[end] : 10
+        if end > start && next != 10 && next != 13 { smallest = min(smallest, end - start) }
     }
     return smallest >= 2 && smallest <= 8 ? String(repeating: " ", count: smallest) : "    "
 }

@@ -337,20 +337,33 @@ func genericParameterNames(_ text: String) -> [String] {
 
 /// The pieces of a type's spelling: identifiers and single punctuation marks (`->` kept whole).
 func typeTokens(_ text: String) -> [String] {
+    // On UTF-8 bytes: a name is ASCII letters, digits and `_`, or any non-ASCII
+    // byte (type text holds no non-ASCII operators), and Character's Unicode
+    // property look-ups cost more than the rest of lowering together.
     var tokens: [String] = []
-    var current = ""
-    var previous: Character = " "
-    for character in text {
-        if character.isLetter || character.isNumber || character == "_" {
-            current.append(character)
-        } else {
-            if !current.isEmpty { tokens.append(current); current = "" }
-            if character == ">" && previous == "-" { tokens[tokens.count - 1] = "->" }
-            else if character != " " && character != "\t" && character != "\n" && character != "\r" { tokens.append(String(character)) }
+    var utf8 = text
+    utf8.withUTF8 { bytes in
+        var i = 0
+        while i < bytes.count {
+            let b = bytes[i]
+            if b >= 0x80 || b == UInt8(ascii: "_") || (b | 0x20) &- UInt8(ascii: "a") < 26 || b &- UInt8(ascii: "0") < 10 {
+                let start = i
+                repeat { i += 1 } while i < bytes.count && (bytes[i] >= 0x80 || bytes[i] == UInt8(ascii: "_")
+                    || (bytes[i] | 0x20) &- UInt8(ascii: "a") < 26 || bytes[i] &- UInt8(ascii: "0") < 10)
+                tokens.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self))
+                continue
+            }
+            if b == UInt8(ascii: "-") && i + 1 < bytes.count && bytes[i + 1] == UInt8(ascii: ">") {
+                tokens.append("->")
+                i += 2
+                continue
+            }
+            if b != UInt8(ascii: " ") && b != UInt8(ascii: "\t") && b != UInt8(ascii: "\n") && b != UInt8(ascii: "\r") {
+                tokens.append(String(UnicodeScalar(b)))
+            }
+            i += 1
         }
-        previous = character
     }
-    if !current.isEmpty { tokens.append(current) }
     return tokens
 }
 

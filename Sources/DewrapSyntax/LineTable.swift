@@ -15,17 +15,13 @@ public struct LineTable: Sendable {
     public private(set) var lineStarts: [Int] = [0]
 
     public init(_ bytes: UnsafeBufferPointer<UInt8>) {
-        var i = 0
         let n = bytes.count
+        var i = endOfLine(bytes, from: 0)  // eight bytes at a time
         while i < n {
-            let b = bytes[i]
+            if bytes[i] == UInt8(ascii: "\r") && i + 1 < n && bytes[i + 1] == UInt8(ascii: "\n") { i += 1 }
             i += 1
-            if b == UInt8(ascii: "\n") {
-                lineStarts.append(i)
-            } else if b == UInt8(ascii: "\r") {
-                if i < n && bytes[i] == UInt8(ascii: "\n") { i += 1 }
-                lineStarts.append(i)
-            }
+            lineStarts.append(i)
+            i = endOfLine(bytes, from: i)
         }
     }
 

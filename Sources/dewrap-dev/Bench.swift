@@ -10,6 +10,10 @@ struct BenchSettings {
     var dewrap = ""
     var swiftc = ""
     var work = ""
+    /// Where the lowering stage writes: tmpfs when there is one, so that the
+    /// figure is dewrap's and not the disk's inode allocator's (creating and
+    /// deleting 11,000 files per run on ext4 costs more than lowering them).
+    var output = ""
     var packages: String?
     var sizes = [1_000, 10_000, 100_000]
     var runs = 5
@@ -42,6 +46,7 @@ private struct CorpusRow {
 }
 
 func bench(_ settings: BenchSettings) throws {
+    defer { try? FileManager.default.removeItem(atPath: settings.output) }
     var corpora: [BenchCorpus] = []
     if let packages = settings.packages {
         corpora.append(try flatCorpus("(a) packages", files: swiftFiles(under: [packages]), folder: settings.work + "/packages"))
@@ -56,6 +61,7 @@ func bench(_ settings: BenchSettings) throws {
     print("dewrap benchmark: release build, \(ProcessInfo.processInfo.activeProcessorCount) cores, median of \(settings.runs) runs (swiftc: \(settings.compilerRuns))")
     print("columns: lex, lex+parse (in process, files in memory); lower = `dewrap -j 1 -o DIR FILES…` end to end (read, lower, write);")
     print("swiftc = `swiftc -frontend -parse FILES…`; ratio = lower / swiftc; RSS = peak of the lowering process, limit 2 × largest file + 20 MB")
+    print("outputs are written to \(settings.output)")
     print("")
     let header = ["corpus", "files", "MB", "decls", "lex MB/s", "lex+parse MB/s", "lower MB/s", "swiftc MB/s", "ratio", "RSS MB", "limit MB", "lowered", "diagnostics"]
     var rows: [[String]] = []
@@ -139,7 +145,7 @@ private func measure(_ corpus: BenchCorpus, _ settings: BenchSettings) throws ->
     let compiler = medianSeconds(runs: settings.compilerRuns) {
         runMeasured(settings.swiftc, ["-frontend", "-parse"] + corpus.names, in: corpus.folder).seconds
     }
-    let output = settings.work + "/out"
+    let output = settings.output
     var changed = 0
     for (name, input) in zip(corpus.names, corpus.inputs) {
         if let written = FileManager.default.contents(atPath: output + "/" + name), [UInt8](written) != input { changed += 1 }
@@ -152,7 +158,7 @@ private func measure(_ corpus: BenchCorpus, _ settings: BenchSettings) throws ->
 }
 
 private func lowerProcess(_ corpus: BenchCorpus, _ settings: BenchSettings, jobs: Int) -> ProcessRun {
-    let output = settings.work + "/out"
+    let output = settings.output
     try? FileManager.default.removeItem(atPath: output)
     return runMeasured(settings.dewrap, ["-j", String(jobs), "-o", output] + corpus.names, in: corpus.folder)
 }

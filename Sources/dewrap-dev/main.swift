@@ -37,6 +37,9 @@ case "bench":
         fail("bench needs --dewrap, --swiftc and --work")
     }
     (settings.dewrap, settings.swiftc, settings.work) = (dewrap, swiftc, work)
+    var isFolder: ObjCBool = false
+    let shm = FileManager.default.fileExists(atPath: "/dev/shm", isDirectory: &isFolder) && isFolder.boolValue
+    settings.output = (shm ? "/dev/shm" : work) + "/dewrap-bench-out-\(getpid())"
     settings.packages = option("--packages")
     if let sizes = option("--sizes") { settings.sizes = sizes.split(separator: ",").compactMap { Int($0) } }
     if let runs = option("--runs").flatMap(Int.init) { settings.runs = runs }

@@ -97,19 +97,25 @@ func writeStandardError(_ text: String) {
 /// link keeps pointing where it did and its target is replaced.
 func writeAtomically(_ bytes: [UInt8], to path: String, durable: Bool) throws(FileError) {
     var target = path
-    if let resolved = realpath(path, nil) {
-        target = String(cString: resolved)
-        free(resolved)
-    }
-    var mode: mode_t
     var info = stat()
-    if stat(target, &info) == 0 {
-        mode = info.st_mode & 0o7777
-    } else {
-        let mask = umask(0)
-        umask(mask)
-        mode = 0o666 & ~mask
+    var exists = lstat(path, &info) == 0
+    if exists && (info.st_mode & S_IFMT) == S_IFLNK {
+        if let resolved = realpath(path, nil) {
+            target = String(cString: resolved)
+            free(resolved)
+        }
+        exists = stat(target, &info) == 0
     }
+    if exists && (info.st_mode & S_IFMT) != S_IFREG && (info.st_mode & S_IFMT) != S_IFDIR {
+        // A device or a pipe (`-o /dev/null`) is written to, never replaced.
+        let descriptor = open(target, O_WRONLY | O_TRUNC)
+        guard descriptor >= 0 else { throw FileError("write", path) }
+        let failure = writeAll(bytes, to: descriptor)
+        close(descriptor)
+        if let failure { throw FileError("write", path, errorNumber: failure) }
+        return
+    }
+    let mode = exists ? info.st_mode & 0o7777 : 0o666 & ~fileCreationMask
 
     let slash = target.lastIndex(of: "/")
     let folder = slash.map { String(target[...$0]) } ?? ""
@@ -129,6 +135,15 @@ func writeAtomically(_ bytes: [UInt8], to path: String, durable: Bool) throws(Fi
         throw FileError("write", path, errorNumber: failure)
     }
 }
+
+/// The process's file-creation mask. Reading it means setting it, which must
+/// not race with another thread doing the same: `run` reads it once before
+/// any worker starts.
+let fileCreationMask: mode_t = {
+    let mask = umask(0)
+    umask(mask)
+    return mask
+}()
 
 func makeFolder(_ path: String) throws(FileError) {
     if isDirectory(path) { return }

@@ -24,6 +24,7 @@ func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
         writeStandardError("dewrap: error: \(error.message)\n")
         return .failure
     }
+    _ = fileCreationMask  // read before the workers start
     let failed = Atomic<Bool>(false)
     let reports = OrderedReports(print: writeStandardError)
     concurrentForEach(jobs.count, threads: invocation.jobs ?? availableCores()) { index in

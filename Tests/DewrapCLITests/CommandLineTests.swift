@@ -274,6 +274,15 @@ import Testing
         }
     }
 
+    /// `-o /dev/null` writes to the device; replacing it with a file (as root) would break the machine.
+    @Test func anOutputDeviceIsWrittenToNotReplaced() throws {
+        let outcome = try runDewrap([fixturesFolder.appendingPathComponent("examples/PlayerView.swift").path, "-o", "/dev/null"])
+        #expect(outcome.status == 0)
+        #expect(outcome.stderr.isEmpty)
+        let attributes = try FileManager.default.attributesOfItem(atPath: "/dev/null")
+        #expect(attributes[.type] as? FileAttributeType == .typeCharacterSpecial)
+    }
+
     @Test func aFolderIsNotAnInput() throws {
         let outcome = try runDewrap([fixturesFolder.path])
         #expect(outcome.status == 1)
