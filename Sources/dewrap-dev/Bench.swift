@@ -165,14 +165,18 @@ private func lowerProcess(_ corpus: BenchCorpus, _ settings: BenchSettings, jobs
 
 // MARK: - Corpora
 
-/// Links every file into `folder` under a numbered name.
+/// Hard-links every file into `folder` under a numbered name (a copy where
+/// that fails): symbolic links would add a link look-up to every file access
+/// and so to every figure.
 private func flatCorpus(_ label: String, files: [String], folder: String) throws -> BenchCorpus {
     try? FileManager.default.removeItem(atPath: folder)
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     var names: [String] = []
     for (index, file) in files.enumerated() {
         let name = "\(index)-" + (file as NSString).lastPathComponent
-        try FileManager.default.createSymbolicLink(atPath: folder + "/" + name, withDestinationPath: file)
+        if link(file, folder + "/" + name) != 0 {
+            try FileManager.default.copyItem(atPath: file, toPath: folder + "/" + name)
+        }
         names.append(name)
     }
     return try loadCorpus(label, folder: folder, names: names)
