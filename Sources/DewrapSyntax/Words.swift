@@ -34,8 +34,12 @@ struct WordTable {
     static let shared = WordTable()
 
     private static let slotCount = 1024
-    /// Word raw values (0: empty), indexed by hash.
-    private var slots = [UInt8](repeating: 0, count: slotCount)
+    /// Per slot (indexed by hash): the word's raw value (0: empty), its length
+    /// and its first eight bytes, so that a probe compares integers and only a
+    /// word longer than eight bytes reads its spelling.
+    private var slotWords = [UInt8](repeating: 0, count: slotCount)
+    private var slotLengths = [UInt8](repeating: 0, count: slotCount)
+    private var slotHeads = [UInt64](repeating: 0, count: slotCount)
     /// Each word's spelling, by raw value.
     private var spellings: [[UInt8]] = []
     private let longest: Int
@@ -45,9 +49,13 @@ struct WordTable {
         longest = spellings.map(\.count).max() ?? 0
         for word in Word.allCases where word != .none {
             let bytes = spellings[Int(word.rawValue)]
-            var slot = bytes.withUnsafeBufferPointer { Self.hash($0, 0, $0.count) }
-            while slots[slot] != 0 { slot = (slot + 1) & (Self.slotCount - 1) }
-            slots[slot] = word.rawValue
+            bytes.withUnsafeBufferPointer { text in
+                var slot = Self.hash(text, 0, text.count)
+                while slotWords[slot] != 0 { slot = (slot + 1) & (Self.slotCount - 1) }
+                slotWords[slot] = word.rawValue
+                slotLengths[slot] = UInt8(text.count)
+                slotHeads[slot] = Self.head(text, 0, text.count)
+            }
         }
     }
 
@@ -59,19 +67,36 @@ struct WordTable {
         return Int((mixed ^ mixed >> 15) & UInt32(slotCount - 1))
     }
 
+    /// The first eight bytes of `text[start..<end]` (fewer, zero-padded), little-endian.
+    @inline(__always)
+    private static func head(_ text: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> UInt64 {
+        let length = min(end - start, 8)
+        if start + 8 <= text.count, let base = text.baseAddress {
+            let word = UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self)
+            return length == 8 ? word : word & ((1 << (8 * UInt64(length))) - 1)
+        }
+        var value: UInt64 = 0
+        var k = start + length
+        while k > start {
+            k -= 1
+            value = value << 8 | UInt64(text[k])
+        }
+        return value
+    }
+
     @inline(__always)
     func word(_ text: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Word {
         let length = end - start
         guard length >= 2 && length <= longest else { return .none }
         var slot = Self.hash(text, start, end)
         while true {
-            let raw = slots[slot]
+            let raw = slotWords[slot]
             guard raw != 0 else { return .none }
-            let spelling = spellings[Int(raw)]
-            if spelling.count == length {
-                var k = 0
+            if Int(slotLengths[slot]) == length && slotHeads[slot] == Self.head(text, start, end) {
+                let spelling = spellings[Int(raw)]
+                var k = 8
                 while k < length && spelling[k] == text[start + k] { k += 1 }
-                if k == length { return Word(rawValue: raw) ?? .none }
+                if k >= length { return Word(rawValue: raw) ?? .none }
             }
             slot = (slot + 1) & (Self.slotCount - 1)
         }
