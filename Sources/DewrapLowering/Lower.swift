@@ -36,6 +36,10 @@ public struct LoweringResult: Sendable {
 /// (SPEC Decisions 1–5, 7); everything else is copied byte for byte. Lexical
 /// and parse problems are warnings, and a type with one inside is left alone.
 public func lower(_ source: [UInt8], fileName: String, options: LoweringOptions = LoweringOptions()) -> LoweringResult {
+    // Most library files have no attribute but the compiler's: copied without lexing.
+    if source.count <= Lexer.maximumInputSize && !mayHaveWrapperAttribute(source) {
+        return LoweringResult(output: source, diagnostics: [])
+    }
     let lexed = Lexer.lex(source)
     guard source.count <= Lexer.maximumInputSize else {
         return LoweringResult(output: source, diagnostics: lexed.diagnostics)

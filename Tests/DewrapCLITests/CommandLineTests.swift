@@ -76,16 +76,27 @@ import Testing
         #expect(misuse.status == 64)
     }
 
+    /// In a file dewrap looks into (it has an attribute that may be a wrapper).
     @Test func reportsLexicalProblemsAsWarningsWithLineAndColumn() throws {
-        let outcome = try runDewrap(["-"], stdin: Array("let a = 1\nlet s = \"open\n".utf8))
+        let text = "@Wrapped let a = 1\nlet s = \"open\n"
+        let outcome = try runDewrap(["-"], stdin: Array(text.utf8))
         #expect(outcome.status == 0)
         #expect(outcome.stderr == "<stdin>:2:9: warning: unterminated string literal\n")
-        #expect(outcome.stdoutText == "let a = 1\nlet s = \"open\n")
+        #expect(outcome.stdoutText == text)
     }
 
     @Test func columnsCountUTF8Bytes() throws {
-        let outcome = try runDewrap([], stdin: Array("let é = \"x\n".utf8))
-        #expect(outcome.stderr == "<stdin>:1:10: warning: unterminated string literal\n")
+        let outcome = try runDewrap([], stdin: Array("@Wrapped let é = \"x\n".utf8))
+        #expect(outcome.stderr == "<stdin>:1:19: warning: unterminated string literal\n")
+    }
+
+    /// A file whose attributes are all the compiler's own is copied without being examined.
+    @Test func aFileWithoutWrapperAttributesIsCopiedUnexamined() throws {
+        let text = "@available(*, deprecated) let s = \"open\n"
+        let outcome = try runDewrap(["--strict", "-"], stdin: Array(text.utf8))
+        #expect(outcome.status == 0)
+        #expect(outcome.stderr.isEmpty)
+        #expect(outcome.stdoutText == text)
     }
 
     @Test func emitsTokensWithEscapedText() throws {

@@ -28,6 +28,17 @@ struct WrapperCandidateTests {
             """))
     }
 
+    /// The look at raw bytes before lexing says yes wherever the lexer-based check might.
+    @Test(arguments: [
+        ("struct S { @State var x = 0 }", true), ("@ State var x = 0", true), ("@`State` var x", true),
+        ("@État var x", true), ("let mail = \"me@example.com\"", true),
+        ("@available(*, deprecated) @inlinable func f() {}", false), ("no attributes at all", false), ("", false),
+        ("// @MainActor in a comment", false), ("x @", true),
+    ])
+    func rawBytesCheck(text: String, expected: Bool) {
+        #expect(mayHaveWrapperAttribute(Array(text.utf8)) == expected)
+    }
+
     /// A file with nothing to lower comes back as it is, even when it does not parse.
     @Test func brokenCodeWithoutWrappersIsCopied() {
         let text = Array("@available(*, deprecated) struct S { func f( { ] \n".utf8)
