@@ -49,20 +49,27 @@ func readInput(_ path: String) throws(FileError) -> [UInt8] {
     if fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
         throw FileError(message: "cannot read '\(path)': it is a folder")
     }
-    return try readAll(from: descriptor, name: path)
+    return try readAll(from: descriptor, name: path, sizeHint: Int(info.st_size))
 }
 
-private func readAll(from descriptor: Int32, name: String) throws(FileError) -> [UInt8] {
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+/// Reads to the end. `sizeHint` (the file's size, when known) sizes the buffer
+/// so that a file is read straight into it, in one call; a file that grows
+/// meanwhile, or a pipe, is read on in doubling steps.
+private func readAll(from descriptor: Int32, name: String, sizeHint: Int = 0) throws(FileError) -> [UInt8] {
+    var bytes = [UInt8](repeating: 0, count: max(sizeHint, 0) + 1)
+    var filled = 0
     while true {
-        let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-        if count == 0 { return bytes }
+        if filled == bytes.count { bytes += repeatElement(0, count: max(bytes.count, 1 << 16)) }
+        let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + filled, $0.count - filled) }
+        if count == 0 {
+            bytes.removeLast(bytes.count - filled)
+            return bytes
+        }
         if count < 0 {
             if errno == EINTR { continue }
             throw FileError("read", name)
         }
-        bytes += chunk[0..<count]
+        filled += count
     }
 }
 
