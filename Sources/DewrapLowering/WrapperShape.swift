@@ -84,6 +84,10 @@ public struct WrapperShape: Sendable {
 /// The wrapper shapes known to one lowering, by type name.
 public struct WrapperShapes: Sendable {
     public private(set) var byName: [String: WrapperShape] = [:]
+    /// The protocols declared in the same sources, each with the names it
+    /// inherits (last name component, compositions split): enough to tell that
+    /// a type conforming to `ParsableCommand` is `Decodable` (K-1).
+    public private(set) var protocolParents: [String: [String]] = [:]
 
     public init() {}
 
@@ -105,6 +109,10 @@ public struct WrapperShapes: Sendable {
                     extensions[context.text(type.name), default: []].append(type)
                 case .type(let type) where type.prefix.attributes.contains(where: { context.text($0.name) == "propertyWrapper" }):
                     wrappers.append(type)
+                case .type(let type) where type.kind == .protocol:
+                    protocolParents[context.text(type.name), default: []] += type.inheritance.flatMap {
+                        inheritedNames(context.text($0))
+                    }
                 case .ifConfig(let ifConfig):
                     for clause in ifConfig.clauses { collect(clause.items) }
                 default:
@@ -124,6 +132,20 @@ public struct WrapperShapes: Sendable {
     /// Adds `other`'s shapes; on a clash `other` wins.
     public mutating func merge(_ other: WrapperShapes) {
         byName.merge(other.byName) { _, new in new }
+        protocolParents.merge(other.protocolParents) { old, new in old + new }
+    }
+
+    /// Whether a type inheriting `name` is `Encodable` or `Decodable`: one of
+    /// the standard protocols, or a known protocol that refines one (K-1).
+    func isCodingProtocol(_ name: String) -> Bool {
+        var seen: Set<String> = []
+        var pending = [name]
+        while let next = pending.popLast() {
+            guard seen.insert(next).inserted else { continue }
+            if ["Codable", "Decodable", "Encodable"].contains(next) { return true }
+            pending += protocolParents[next] ?? []
+        }
+        return false
     }
 
     /// The built-in catalog (SPEC table T).
@@ -134,6 +156,21 @@ public struct WrapperShapes: Sendable {
         if let shape = byName[name] { return shape }
         if let dot = name.lastIndex(of: ".") { return byName[String(name[name.index(after: dot)...])] }
         return nil
+    }
+}
+
+/// The protocol names in one inheritance entry: `Swift.Decodable` gives
+/// `Decodable`, `A & B` gives both; generic arguments and attributes dropped.
+func inheritedNames(_ text: String) -> [String] {
+    text.split(separator: "&").compactMap { part in
+        var name = part.drop { $0 == " " || $0 == "\n" || $0 == "\t" }
+        while name.first == "@" {
+            // `@unchecked Sendable`, `@retroactive Codable`: the attribute goes.
+            name = name.drop { $0 != " " }.drop { $0 == " " }
+        }
+        let word = name.prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }
+        guard let last = word.split(separator: ".").last else { return nil }
+        return String(last)
     }
 }
 
