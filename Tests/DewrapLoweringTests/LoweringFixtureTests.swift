@@ -42,7 +42,12 @@ struct LoweringFixtureTests {
             #expect(original.contains(compilers), "the compiler's init is no longer nonisolated: \(signature)")
             original = original.replacingOccurrences(of: compilers, with: "@MainActor @preconcurrency internal " + signature)
         }
-        #expect(original == Compiler.initializerSignatures(Fixtures.url(name, ".expected.swift")))
+        // As multisets: `-print-ast` puts a synthesized `init(from:)` (K-1) before
+        // the implicit memberwise init, but after a written-out one.
+        func sorted(_ signatures: String) -> String {
+            signatures.split(separator: "\n", omittingEmptySubsequences: false).sorted().joined(separator: "\n")
+        }
+        #expect(sorted(original) == sorted(Compiler.initializerSignatures(Fixtures.url(name, ".expected.swift"))))
     }
 
     /// SPEC Corrections, I-4: the compiler's memberwise init of a view with an
