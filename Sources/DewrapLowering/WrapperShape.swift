@@ -41,6 +41,27 @@ public struct WrapperShape: Sendable {
         public var sameType: [(String, String)]
         /// Isolated to a global actor (the type's, unless declared `nonisolated`).
         public var isIsolated = false
+        /// Declared in an extension with a `where` clause: may not apply to every wrapped type.
+        public var inConstrainedExtension = false
+
+        /// A call with these argument labels can use this init: they name its
+        /// parameters in order, and every parameter left out has a default.
+        func accepts(_ callLabels: [String]) -> Bool { parameters(for: callLabels) != nil }
+
+        /// The indices of the parameters the arguments go to, when the call can use this init.
+        func parameters(for callLabels: [String]) -> [Int]? {
+            var next = 0
+            var matched: [Int] = []
+            for (index, label) in labels.enumerated() {
+                if next < callLabels.count && callLabels[next] == label {
+                    matched.append(index)
+                    next += 1
+                } else if !(index < defaults.count && defaults[index]) {
+                    return nil
+                }
+            }
+            return next == callLabels.count ? matched : nil
+        }
     }
 
     public var name: String
@@ -70,6 +91,35 @@ public struct WrapperShape: Sendable {
     /// An `init(wrappedValue:)` is isolated to a global actor (ObservedObject's).
     public var initWrappedValueIsIsolated: Bool {
         initializers.contains { $0.labels.first == "wrappedValue" && $0.isIsolated }
+    }
+
+    /// M-4 for an initial value `nil`: the memberwise parameter has the type of
+    /// the `wrappedValue:` parameter of the init swiftc picks for the call with
+    /// these labels. An init taking `Value` that applies to every wrapped type
+    /// wins; otherwise one taking `_OptionalNilComparisonType` (as
+    /// swift-argument-parser's `Option` and `Argument` declare for `= nil`) beats
+    /// a generic `T?`, and the parameter is `_OptionalNilComparisonType`.
+    /// A `Value` init to which another argument passes something typed in
+    /// terms of `Value` (swift-argument-parser's `transform: (String) throws ->
+    /// Value`) is taken to lose: that argument is written for the unwrapped
+    /// type, and only the other init takes it without a conversion (measured
+    /// with `@Argument(transform: URL.init(fileURLWithPath:)) var f: URL? = nil`).
+    /// Nil when the parameter is the wrapped type.
+    func nilInitialValueParameterType(callLabels: [String]) -> String? {
+        let viable = initializers.filter { $0.labels.first == "wrappedValue" && $0.accepts(callLabels) }
+        let value = typeTokens(wrappedValue.type)
+        let valueInitApplies = viable.contains { initializer in
+            guard !initializer.inConstrainedExtension,
+                  (initializer.parameterTypes.first ?? wrappedValue.type) == wrappedValue.type else { return false }
+            let others = (initializer.parameters(for: callLabels) ?? []).dropFirst()
+            return !others.contains { index in
+                index < initializer.parameterTypes.count
+                    && typeTokens(initializer.parameterTypes[index]).contains { value.count == 1 && $0 == value[0] }
+            }
+        }
+        if valueInitApplies { return nil }
+        let nilComparison = "_OptionalNilComparisonType"
+        return viable.contains { $0.parameterTypes.first.map(typeTokens) == [nilComparison] } ? nilComparison : nil
     }
 
     /// `init(projectedValue:)` exists (P-2, P-5).
@@ -254,6 +304,9 @@ private func readShape(_ type: TypeDecl, extensions: [TypeDecl], context: Source
         }
         let before = initializers.count
         visit(extensionDecl.body?.items ?? [], inBody: false)
+        if extensionDecl.whereClause != nil {
+            for index in before..<initializers.count { initializers[index].inConstrainedExtension = true }
+        }
         // An `init()` in a constrained extension (State's, for Optional values) cannot be relied on
         // without knowing the wrapped type; V-3a covers the Optional case anyway.
         if extensionDecl.whereClause != nil {
