@@ -101,8 +101,14 @@ func planCodingKeys(
     let text: String
     let position: Int
     if closeOnItsOwnLine {
-        text = eol + indent + "private enum CodingKeys: String, CodingKey {" + eol
-            + cases.map { indent + context.indentUnit + $0 + eol }.joined() + indent + "}" + eol
+        let lines = [indent + "private enum CodingKeys: String, CodingKey {"] + cases.map { indent + context.indentUnit + $0 } + [indent + "}"]
+        if let name = context.lineDirectives {
+            // Generated lines map to the type's line, the closing brace to its own.
+            text = sourceLocation(name, line: context.line(of: type.keyword)) + eol + lines.joined(separator: eol) + eol
+                + sourceLocation(name, line: context.line(of: close)) + eol
+        } else {
+            text = eol + lines.joined(separator: eol) + eol
+        }
         position = lineStart
     } else {
         text = " private enum CodingKeys: String, CodingKey { " + cases.joined(separator: "; ") + " } "
