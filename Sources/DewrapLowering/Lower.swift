@@ -141,6 +141,8 @@ struct FileLowering {
         var writesMemberwise: Bool
         var initializers: [FunctionDecl]
         var stored: [StoredProperty]
+        /// K-1: coding keys kept for synthesized `Codable`.
+        var codingKeys: CodingKeysPlan?
     }
 
     init(context: SourceContext) {
@@ -163,15 +165,22 @@ struct FileLowering {
             return low < tokens.count ? low : 0
         }
         var types: [TypeDecl] = []
+        var extensions: [String: [TypeDecl]] = [:]
         context.tree.forEachItem { item in
-            if case .type(let type) = item { types.append(type) }
+            guard case .type(let type) = item else { return }
+            types.append(type)
+            if type.kind == .extension { extensions[context.text(type.name), default: []].append(type) }
         }
         for type in types {
             // A problem at the token right after the type (often the end of the file, for a
             // type that never closed) counts as inside it.
             guard let body = type.body,
                   !parseProblems.contains(where: { type.span.lower <= $0 && $0 <= type.span.upper }) else { continue }
-            if let plan = analyze(type, body: body, sendable: sendable, leftNames: &leftNames) { plans.append(plan) }
+            if let plan = analyze(type, body: body, extensions: type.kind == .extension ? [] : extensions[context.text(type.name)] ?? [],
+                                  sendable: sendable, leftNames: &leftNames) {
+                plans.append(plan)
+                context.tokenEdits += plan.codingKeys?.tokenEdits ?? []
+            }
         }
 
         // `$x` becomes `_$x` for every lowered name (D-1…D-3), unless a `$x`
@@ -235,7 +244,7 @@ struct FileLowering {
     // MARK: Analysis
 
     private mutating func analyze(
-        _ type: TypeDecl, body: Block, sendable: SendableOracle, leftNames: inout Set<String>
+        _ type: TypeDecl, body: Block, extensions: [TypeDecl], sendable: SendableOracle, leftNames: inout Set<String>
     ) -> TypePlan? {
         let container: ContainerKind
         switch type.kind {
@@ -313,8 +322,19 @@ struct FileLowering {
             leftNames.formUnion(properties.map(\.name))
             return nil
         }
+        var codingKeys: CodingKeysPlan?
+        switch planCodingKeys(type: type, extensions: extensions, wrapped: properties.filter { !$0.isStatic }, stored: stored, context: context) {
+        case .unchanged:
+            break
+        case .plan(let plan):
+            codingKeys = plan
+        case .impossible(let diagnostic):
+            diagnostics.append(diagnostic)
+            leftNames.formUnion(properties.map(\.name))
+            return nil
+        }
         return TypePlan(type: type, container: container, properties: properties, writesMemberwise: writesMemberwise,
-                        initializers: initializers, stored: stored)
+                        initializers: initializers, stored: stored, codingKeys: codingKeys)
     }
 
     private func collectMembers(
@@ -393,6 +413,9 @@ struct FileLowering {
         if let memberwise {
             result += memberwise.strippedInitializers
             result.append(memberwise.insertion)
+        }
+        if let insertion = plan.codingKeys?.insertion {
+            result.append(insertion)
         }
         if !plan.initializers.isEmpty {
             let wrapped = Dictionary(plan.properties.filter { !$0.isStatic }.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })

@@ -138,7 +138,8 @@ private func renderInits(
             var parameter: String
             if wrapped.takesWrappedValueParameter {
                 let autoclosure = wrapped.wrapper.wrappedValueIsAutoclosure
-                parameter = "\(name): " + (autoclosure ? "@autoclosure @escaping () -> " : "") + wrapped.storageValueType
+                let valueType = nilLiteralParameterType(wrapped, context: context) ?? wrapped.storageValueType
+                parameter = "\(name): " + (autoclosure ? "@autoclosure @escaping () -> " : "") + valueType
                 if let initializer = wrapped.initializer {
                     parameter += " = " + context.text(initializer)
                 } else if wrapped.isOptional {
@@ -232,4 +233,37 @@ private func isActorFree(_ span: TokenSpan, actorFreeTypes: Set<String>, context
         }
     }
     return true
+}
+
+/// `= nil` with a wrapper whose matching `init(wrappedValue:…)` takes
+/// `_OptionalNilComparisonType`: the compiler's memberwise parameter has that type.
+private func nilLiteralParameterType(_ property: WrappedProperty, context: SourceContext) -> String? {
+    guard let initializer = property.initializer, initializer.upper - initializer.lower == 1,
+          context.text(initializer.lower) == "nil" else { return nil }
+    return property.wrapper.nilInitialValueParameterType(
+        callLabels: ["wrappedValue"] + argumentLabels(property.attributeArguments, context: context))
+}
+
+/// The labels of a call's arguments (`_` for none), read from its tokens.
+func argumentLabels(_ arguments: TokenSpan?, context: SourceContext) -> [String] {
+    guard let arguments, !arguments.isEmpty else { return [] }
+    let tokens = context.tree.tokens
+    var labels: [String] = []
+    var depth = 0
+    var argumentStart = arguments.lower
+    for index in arguments.lower...arguments.upper {
+        if index == arguments.upper || (depth == 0 && tokens[index].kind == .comma) {
+            let isLabel = argumentStart + 1 < index && tokens[argumentStart + 1].kind == .colon
+                && [.identifier, .keyword, .wildcard].contains(tokens[argumentStart].kind)
+            labels.append(isLabel ? context.text(argumentStart) : "_")
+            argumentStart = index + 1
+            continue
+        }
+        switch tokens[index].kind {
+        case .leftParen, .leftSquare, .leftBrace, .interpolationStart: depth += 1
+        case .rightParen, .rightSquare, .rightBrace, .interpolationEnd: depth -= 1
+        default: break
+        }
+    }
+    return labels
 }

@@ -41,6 +41,27 @@ public struct WrapperShape: Sendable {
         public var sameType: [(String, String)]
         /// Isolated to a global actor (the type's, unless declared `nonisolated`).
         public var isIsolated = false
+        /// Declared in an extension with a `where` clause: may not apply to every wrapped type.
+        public var inConstrainedExtension = false
+
+        /// A call with these argument labels can use this init: they name its
+        /// parameters in order, and every parameter left out has a default.
+        func accepts(_ callLabels: [String]) -> Bool { parameters(for: callLabels) != nil }
+
+        /// The indices of the parameters the arguments go to, when the call can use this init.
+        func parameters(for callLabels: [String]) -> [Int]? {
+            var next = 0
+            var matched: [Int] = []
+            for (index, label) in labels.enumerated() {
+                if next < callLabels.count && callLabels[next] == label {
+                    matched.append(index)
+                    next += 1
+                } else if !(index < defaults.count && defaults[index]) {
+                    return nil
+                }
+            }
+            return next == callLabels.count ? matched : nil
+        }
     }
 
     public var name: String
@@ -72,6 +93,35 @@ public struct WrapperShape: Sendable {
         initializers.contains { $0.labels.first == "wrappedValue" && $0.isIsolated }
     }
 
+    /// M-4 for an initial value `nil`: the memberwise parameter has the type of
+    /// the `wrappedValue:` parameter of the init swiftc picks for the call with
+    /// these labels. An init taking `Value` that applies to every wrapped type
+    /// wins; otherwise one taking `_OptionalNilComparisonType` (as
+    /// swift-argument-parser's `Option` and `Argument` declare for `= nil`) beats
+    /// a generic `T?`, and the parameter is `_OptionalNilComparisonType`.
+    /// A `Value` init to which another argument passes something typed in
+    /// terms of `Value` (swift-argument-parser's `transform: (String) throws ->
+    /// Value`) is taken to lose: that argument is written for the unwrapped
+    /// type, and only the other init takes it without a conversion (measured
+    /// with `@Argument(transform: URL.init(fileURLWithPath:)) var f: URL? = nil`).
+    /// Nil when the parameter is the wrapped type.
+    func nilInitialValueParameterType(callLabels: [String]) -> String? {
+        let viable = initializers.filter { $0.labels.first == "wrappedValue" && $0.accepts(callLabels) }
+        let value = typeTokens(wrappedValue.type)
+        let valueInitApplies = viable.contains { initializer in
+            guard !initializer.inConstrainedExtension,
+                  (initializer.parameterTypes.first ?? wrappedValue.type) == wrappedValue.type else { return false }
+            let others = (initializer.parameters(for: callLabels) ?? []).dropFirst()
+            return !others.contains { index in
+                index < initializer.parameterTypes.count
+                    && typeTokens(initializer.parameterTypes[index]).contains { value.count == 1 && $0 == value[0] }
+            }
+        }
+        if valueInitApplies { return nil }
+        let nilComparison = "_OptionalNilComparisonType"
+        return viable.contains { $0.parameterTypes.first.map(typeTokens) == [nilComparison] } ? nilComparison : nil
+    }
+
     /// `init(projectedValue:)` exists (P-2, P-5).
     public var hasInitProjectedValue: Bool { initializers.contains { $0.labels == ["projectedValue"] } }
 
@@ -84,6 +134,10 @@ public struct WrapperShape: Sendable {
 /// The wrapper shapes known to one lowering, by type name.
 public struct WrapperShapes: Sendable {
     public private(set) var byName: [String: WrapperShape] = [:]
+    /// The protocols declared in the same sources, each with the names it
+    /// inherits (last name component, compositions split): enough to tell that
+    /// a type conforming to `ParsableCommand` is `Decodable` (K-1).
+    public private(set) var protocolParents: [String: [String]] = [:]
 
     public init() {}
 
@@ -105,6 +159,10 @@ public struct WrapperShapes: Sendable {
                     extensions[context.text(type.name), default: []].append(type)
                 case .type(let type) where type.prefix.attributes.contains(where: { context.text($0.name) == "propertyWrapper" }):
                     wrappers.append(type)
+                case .type(let type) where type.kind == .protocol:
+                    protocolParents[context.text(type.name), default: []] += type.inheritance.flatMap {
+                        inheritedNames(context.text($0))
+                    }
                 case .ifConfig(let ifConfig):
                     for clause in ifConfig.clauses { collect(clause.items) }
                 default:
@@ -124,6 +182,20 @@ public struct WrapperShapes: Sendable {
     /// Adds `other`'s shapes; on a clash `other` wins.
     public mutating func merge(_ other: WrapperShapes) {
         byName.merge(other.byName) { _, new in new }
+        protocolParents.merge(other.protocolParents) { old, new in old + new }
+    }
+
+    /// Whether a type inheriting `name` is `Encodable` or `Decodable`: one of
+    /// the standard protocols, or a known protocol that refines one (K-1).
+    func isCodingProtocol(_ name: String) -> Bool {
+        var seen: Set<String> = []
+        var pending = [name]
+        while let next = pending.popLast() {
+            guard seen.insert(next).inserted else { continue }
+            if ["Codable", "Decodable", "Encodable"].contains(next) { return true }
+            pending += protocolParents[next] ?? []
+        }
+        return false
     }
 
     /// The built-in catalog (SPEC table T).
@@ -134,6 +206,21 @@ public struct WrapperShapes: Sendable {
         if let shape = byName[name] { return shape }
         if let dot = name.lastIndex(of: ".") { return byName[String(name[name.index(after: dot)...])] }
         return nil
+    }
+}
+
+/// The protocol names in one inheritance entry: `Swift.Decodable` gives
+/// `Decodable`, `A & B` gives both; generic arguments and attributes dropped.
+func inheritedNames(_ text: String) -> [String] {
+    text.split(separator: "&").compactMap { part in
+        var name = part.drop { $0 == " " || $0 == "\n" || $0 == "\t" }
+        while name.first == "@" {
+            // `@unchecked Sendable`, `@retroactive Codable`: the attribute goes.
+            name = name.drop { $0 != " " }.drop { $0 == " " }
+        }
+        let word = name.prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }
+        guard let last = word.split(separator: ".").last else { return nil }
+        return String(last)
     }
 }
 
@@ -217,6 +304,9 @@ private func readShape(_ type: TypeDecl, extensions: [TypeDecl], context: Source
         }
         let before = initializers.count
         visit(extensionDecl.body?.items ?? [], inBody: false)
+        if extensionDecl.whereClause != nil {
+            for index in before..<initializers.count { initializers[index].inConstrainedExtension = true }
+        }
         // An `init()` in a constrained extension (State's, for Optional values) cannot be relied on
         // without knowing the wrapped type; V-3a covers the Optional case anyway.
         if extensionDecl.whereClause != nil {

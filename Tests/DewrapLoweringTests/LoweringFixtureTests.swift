@@ -42,13 +42,35 @@ struct LoweringFixtureTests {
             #expect(original.contains(compilers), "the compiler's init is no longer nonisolated: \(signature)")
             original = original.replacingOccurrences(of: compilers, with: "@MainActor @preconcurrency internal " + signature)
         }
-        #expect(original == Compiler.initializerSignatures(Fixtures.url(name, ".expected.swift")))
+        for (printed, real) in Self.defaultsPrintedAsAttribute[name] ?? [] {
+            #expect(original.contains(printed), "-print-ast no longer prints this default as the attribute: \(printed)")
+            original = original.replacingOccurrences(of: printed, with: real)
+        }
+        // As multisets: `-print-ast` puts a synthesized `init(from:)` (K-1) before
+        // the implicit memberwise init, but after a written-out one.
+        func sorted(_ signatures: String) -> String {
+            signatures.split(separator: "\n", omittingEmptySubsequences: false).sorted().joined(separator: "\n")
+        }
+        #expect(sorted(original) == sorted(Compiler.initializerSignatures(Fixtures.url(name, ".expected.swift"))))
     }
 
     /// SPEC Corrections, I-4: the compiler's memberwise init of a view with an
     /// `@ObservedObject` is `nonisolated`, but written out `nonisolated` it fails
     /// a real build ("sending 'list' risks causing data races"), so dewrap leaves
     /// it isolated. These are the only signatures allowed to differ, and only so.
+    /// SPEC, Oracle: `-print-ast` prints the default of a memberwise parameter
+    /// whose wrapper has attribute arguments as the attribute (`a: Int? =
+    /// Tagged(tag: "a")`); the real default is the initial value (the driver
+    /// runs it). Each such parameter, as printed and as it really is.
+    static let defaultsPrintedAsAttribute: [String: [(String, String)]] = [
+        "lowering/NilLiteralDefault": [
+            (#"a: Int? = Tagged(tag: "a")"#, "a: Int? = nil"),
+            (#"c: _OptionalNilComparisonType = Defaulted(help: "c")"#, "c: _OptionalNilComparisonType = nil"),
+            (#"e: Int? = Tagged(tag: "e")"#, "e: Int? = 4"),
+            ("g: _OptionalNilComparisonType = Parsed(transform: length)", "g: _OptionalNilComparisonType = nil"),
+        ],
+    ]
+
     static let isolatedByCorrection: [String: [String]] = [
         "lowering/ObservableModel": ["init(list: TaskList)"],
     ]

@@ -161,3 +161,52 @@ struct WrapperShapeTests {
             """)
     }
 }
+
+/// K-1 needs to know that a type is `Decodable`: through protocols declared in
+/// the wrapper sources (swift-argument-parser's `ParsableCommand`).
+struct CodingProtocolTests {
+    static let library = """
+        @propertyWrapper public struct Option<Value>: Decodable {
+            public init(wrappedValue: Value) { fatalError() }
+            public init(from decoder: Decoder) throws { fatalError() }
+            public var wrappedValue: Value { get { fatalError() } set {} }
+        }
+        public protocol ParsableArguments: Swift.Decodable, _SendableMetatype {}
+        public protocol ParsableCommand: ParsableArguments {}
+        public protocol AsyncParsableCommand: ParsableCommand {}
+        """
+
+    static let input = """
+        struct Run: AsyncParsableCommand {
+            @Option var count: Int = 1
+        }
+
+        """
+
+    @Test func keysAddedForACommandOfTheLibrary() {
+        let shapes = WrapperShapes(readingDeclarationsIn: Array(Self.library.utf8))
+        let result = lower(Array(Self.input.utf8), fileName: "Run.swift", options: LoweringOptions(wrapperShapes: shapes))
+        #expect(result.diagnostics.isEmpty)
+        #expect(String(decoding: result.output, as: UTF8.self).hasSuffix("""
+
+                private enum CodingKeys: String, CodingKey {
+                    case _count = "count"
+                }
+            }
+
+            """))
+    }
+
+    @Test func noKeysForATypeThatIsNotCodable() {
+        let shapes = WrapperShapes(readingDeclarationsIn: Array(Self.library.utf8))
+        let input = Self.input.replacingOccurrences(of: "AsyncParsableCommand", with: "Sendable")
+        let result = lower(Array(input.utf8), fileName: "Run.swift", options: LoweringOptions(wrapperShapes: shapes))
+        #expect(!String(decoding: result.output, as: UTF8.self).contains("CodingKeys"))
+        #expect(String(decoding: result.output, as: UTF8.self).contains("private var _count: Option<Int>"))
+    }
+
+    @Test func inheritedNames() {
+        #expect(WrapperShapes(readingDeclarationsIn: Array("protocol P: @unchecked Sendable, Swift.Encodable & Decodable {}".utf8))
+            .protocolParents == ["P": ["Sendable", "Encodable", "Decodable"]])
+    }
+}

@@ -1,0 +1,118 @@
+import DewrapSyntax
+
+/// K-1: synthesized `Codable` codes the storage `_x` under the key `"x"`. Once
+/// `_x` is a plain stored property, synthesis would use `"_x"`; the coding keys
+/// say `"x"` again.
+struct CodingKeysPlan {
+    /// Renames inside a user-declared `CodingKeys` and of its `.x` references.
+    var tokenEdits: [Edit] = []
+    /// A `CodingKeys` enum for a type that had none, inserted before its closing brace.
+    var insertion: Edit?
+}
+
+enum CodingKeysOutcome {
+    /// The type is not `Encodable`/`Decodable`, or nothing it codes is lowered.
+    case unchanged
+    case plan(CodingKeysPlan)
+    case impossible(Diagnostic)
+}
+
+/// What keeps the coding keys of `type` (a struct or class whose synthesized
+/// `Codable` would include the lowered properties) as they were: a new
+/// `private enum CodingKeys: String, CodingKey` listing every stored instance
+/// property (`case _x = "x"` for a wrapped one), or in a user-declared one
+/// `case x` made `case _x = "x"` (`case x = "k"` made `case _x = "k"`) and its
+/// `forKey: .x` and `CodingKeys.x` references renamed.
+func planCodingKeys(
+    type: TypeDecl, extensions: [TypeDecl], wrapped: [WrappedProperty], stored: [StoredProperty], context: SourceContext
+) -> CodingKeysOutcome {
+    guard type.kind == .struct || type.kind == .class, !wrapped.isEmpty, let body = type.body, let close = body.close else {
+        return .unchanged
+    }
+    let conformances = ([type] + extensions).flatMap(\.inheritance).flatMap { inheritedNames(context.text($0)) }
+    guard conformances.contains(where: context.shapes.isCodingProtocol) else { return .unchanged }
+    let tokens = context.tree.tokens
+    let typeName = context.text(type.name)
+    let bodies = [body] + extensions.compactMap(\.body)
+
+    // A user-declared CodingKeys, in the type or an extension of it in this file.
+    var userKeys: TypeDecl?
+    for block in bodies {
+        for case .type(let nested) in block.items where nested.kind == .enum && context.text(nested.name) == "CodingKeys" {
+            userKeys = nested
+        }
+    }
+    if let userKeys {
+        var plan = CodingKeysPlan()
+        let names = Set(wrapped.map(\.name))
+        var renamed: Set<String> = []
+        for case .other(let declaration) in userKeys.body?.items ?? [] where declaration.kind == .enumCase {
+            for name in declaration.names where names.contains(context.text(name)) {
+                let text = context.text(name)
+                let hasRawValue = name + 1 < tokens.count && tokens[name + 1].kind == .equal
+                guard hasRawValue || userKeys.inheritance.contains(where: { inheritedNames(context.text($0)).contains("String") }) else {
+                    return .impossible(Diagnostic(.warning, at: tokens[name].start,
+                        "cannot lower '\(typeName)': its coding key '\(text)' would need the raw value \"\(text)\" (K-1), and 'CodingKeys' has no String raw type"))
+                }
+                plan.tokenEdits.append(Edit(start: tokens[name].start, end: tokens[name].end,
+                                            text: Array(("_" + text + (hasRawValue ? "" : " = \"\(text)\"")).utf8)))
+                renamed.insert(text)
+            }
+        }
+        // References: `forKey: .x`, `CodingKeys.x` (also `Self.CodingKeys.x`).
+        let keysSpan = userKeys.span
+        for block in bodies {
+            guard let end = block.close else { continue }
+            var index = block.open + 1
+            while index < end {
+                defer { index += 1 }
+                if keysSpan.lower <= index && index < keysSpan.upper { continue }
+                guard tokens[index].kind == .identifier, index >= 2, tokens[index - 1].kind == .period,
+                      renamed.contains(context.text(index)) else { continue }
+                let before = index - 2
+                let isKeyReference = context.text(before) == "CodingKeys"
+                    || (tokens[before].kind == .colon && before >= 1 && context.text(before - 1) == "forKey")
+                if isKeyReference {
+                    plan.tokenEdits.append(Edit(start: tokens[index].start, end: tokens[index].end,
+                                                text: Array(("_" + context.text(index)).utf8)))
+                }
+            }
+        }
+        return plan.tokenEdits.isEmpty ? .unchanged : .plan(plan)
+    }
+
+    // No CodingKeys: one listing what synthesis would list, in declaration order.
+    if let conditional = stored.first(where: { $0.placement != nil }) {
+        return .impossible(Diagnostic(.warning, at: tokens[conditional.binding.pattern.lower].start,
+            "cannot lower '\(typeName)': its coding keys (K-1) would depend on an '#if' region, which is not supported yet"))
+    }
+    if let unnamed = stored.first(where: { $0.binding.name == nil }) {
+        return .impossible(Diagnostic(.warning, at: tokens[unnamed.binding.pattern.lower].start,
+            "cannot lower '\(typeName)': its coding keys (K-1) would need a case for a tuple pattern"))
+    }
+    let eol = context.lineEnding
+    let closeIndent = context.indentation(of: close)
+    let indent = stored.first.map { context.indentation(of: $0.declaration.prefix.start) } ?? closeIndent + context.indentUnit
+    let cases = stored.map { property in
+        property.wrapped == nil ? "case \(property.name)" : "case _\(property.name) = \"\(property.name)\""
+    }
+    let lineStart = tokens[close].start - closeIndent.utf8.count
+    let closeOnItsOwnLine = context.lines.location(of: tokens[close].start).column == closeIndent.utf8.count + 1
+    let text: String
+    let position: Int
+    if closeOnItsOwnLine {
+        let lines = [indent + "private enum CodingKeys: String, CodingKey {"] + cases.map { indent + context.indentUnit + $0 } + [indent + "}"]
+        if let name = context.lineDirectives {
+            // Generated lines map to the type's line, the closing brace to its own.
+            text = sourceLocation(name, line: context.line(of: type.keyword)) + eol + lines.joined(separator: eol) + eol
+                + sourceLocation(name, line: context.line(of: close)) + eol
+        } else {
+            text = eol + lines.joined(separator: eol) + eol
+        }
+        position = lineStart
+    } else {
+        text = " private enum CodingKeys: String, CodingKey { " + cases.joined(separator: "; ") + " } "
+        position = tokens[close].start
+    }
+    return .plan(CodingKeysPlan(insertion: Edit(start: position, end: position, text: Array(text.utf8))))
+}
