@@ -1,5 +1,14 @@
 import DewrapSyntax
 
+/// The Swift language mode the output is compiled in, where lowering differs (SPEC I-2).
+public enum SwiftLanguageMode: Sendable, Equatable {
+    /// `-swift-version 5`: a type is inferred `@MainActor` from a wrapped property whose
+    /// `wrappedValue` is global-actor isolated, so the lowering writes that on the type.
+    case swift5
+    /// `-swift-version 6` (the default): no such inference, nothing to write.
+    case swift6
+}
+
 /// Settings for one call of `lower`.
 public struct LoweringOptions: Sendable {
     /// Warnings become errors (`--strict`).
@@ -11,11 +20,17 @@ public struct LoweringOptions: Sendable {
     /// Wrappers declared outside the input (`--wrapper-sources`), in addition to
     /// the built-in catalog; a wrapper declared in the input itself wins over both.
     public var wrapperShapes: WrapperShapes
+    /// The language mode of the compilation the output is for (`--swift-version`).
+    public var swiftVersion: SwiftLanguageMode
 
-    public init(strict: Bool = false, lineDirectives: String? = nil, wrapperShapes: WrapperShapes = WrapperShapes()) {
+    public init(
+        strict: Bool = false, lineDirectives: String? = nil, wrapperShapes: WrapperShapes = WrapperShapes(),
+        swiftVersion: SwiftLanguageMode = .swift6
+    ) {
         self.strict = strict
         self.lineDirectives = lineDirectives
         self.wrapperShapes = wrapperShapes
+        self.swiftVersion = swiftVersion
     }
 }
 
@@ -50,7 +65,8 @@ public func lower(_ source: [UInt8], fileName: String, options: LoweringOptions 
     shapes.merge(options.wrapperShapes)
     shapes.merge(WrapperShapes(tree: tree, bytes: source))
     var lowering = FileLowering(
-        context: SourceContext(bytes: source, tree: tree, lineDirectives: options.lineDirectives, shapes: shapes))
+        context: SourceContext(bytes: source, tree: tree, lineDirectives: options.lineDirectives, shapes: shapes),
+        swiftVersion: options.swiftVersion)
     lowering.run()
     var diagnostics = tree.lexerDiagnostics.map { Diagnostic(.warning, at: $0.offset, $0.message) }
     diagnostics += tree.diagnostics.map { Diagnostic(.warning, at: $0.offset, "cannot parse: \($0.message)") }
@@ -127,6 +143,7 @@ struct FileLowering {
     private(set) var context: SourceContext
     var edits: [Edit] = []
     var diagnostics: [Diagnostic] = []
+    let swiftVersion: SwiftLanguageMode
 
     /// What lowering decided for one type.
     private struct TypePlan {
@@ -139,8 +156,9 @@ struct FileLowering {
         var stored: [StoredProperty]
     }
 
-    init(context: SourceContext) {
+    init(context: SourceContext, swiftVersion: SwiftLanguageMode = .swift6) {
         self.context = context
+        self.swiftVersion = swiftVersion
     }
 
     mutating func run() {
@@ -208,6 +226,21 @@ struct FileLowering {
             }
             if tokenEdit.end > reach { edits.append(tokenEdit) }
         }
+    }
+
+    /// I-2: in Swift 5 mode a struct or class without isolation of its own is inferred
+    /// isolated to the global actor of an instance wrapped property's `wrappedValue`
+    /// (SE-0316); written out, that isolation goes on the type (`@preconcurrency
+    /// @MainActor` for SwiftUI's object wrappers, as `-print-ast` shows it).
+    private func inferredIsolation(_ plan: TypePlan) -> String? {
+        guard swiftVersion == .swift5, plan.container == .struct || plan.container == .class else { return nil }
+        let prefix = plan.type.prefix
+        if prefix.attributes.contains(where: { context.text($0.name).hasSuffix("Actor") })
+            || prefix.modifiers.contains(where: { context.text($0.keyword) == "nonisolated" }) {
+            return nil
+        }
+        // As the wrapper declares it: `@preconcurrency @MainActor` from ObservedObject, `@MainActor` from a plain one.
+        return plan.properties.lazy.filter { !$0.isStatic }.compactMap { $0.wrapper.wrappedValue.isolation }.first
     }
 
     /// Name tokens of wrapped variables that are not type members (locals,
@@ -385,6 +418,10 @@ struct FileLowering {
                 property, container: plan.container, typeName: typeName, storageInitializer: initializer, context: context)
             result.append(Edit(start: tokens[property.declaration.prefix.start].start,
                                end: tokens[property.declaration.span.upper - 1].end, text: Array(text.utf8)))
+        }
+        if let isolation = inferredIsolation(plan) {
+            let start = tokens[plan.type.prefix.start].start
+            result.append(Edit(start: start, end: start, text: Array((isolation + " ").utf8)))
         }
         if let memberwise {
             result += memberwise.strippedInitializers
