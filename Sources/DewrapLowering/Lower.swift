@@ -192,17 +192,23 @@ struct FileLowering {
         // closure parameter declares it or a same-named property stays wrapped.
         let lowered = Set(plans.flatMap { $0.properties.map(\.name) }).subtracting(leftNames)
         let localWrapped = localWrappedNameTokens(types: types)
+        let locals = LocalWrappedVariables(context: context)
+        diagnostics += locals.diagnostics
+        let loweredLocals = locals.loweredNames
         for reference in context.tree.dollarReferences {
             let name = String(context.text(reference.token).dropFirst())
-            guard lowered.contains(name) else { continue }
+            guard lowered.contains(name) || !loweredLocals.isEmpty else { continue }
             let spelling = Array(name.utf8), dollarSpelling = Array(("$" + name).utf8)
             if context.tree.nearestLocalName(at: reference.token, where: {
                 $0.kind == .closureParameter && context.token($0.token, isSpelled: dollarSpelling)
             }) != nil { continue }
-            // D-2: a local wrapped variable `x` in scope owns an unqualified `$x`.
+            // D-2: a local wrapped variable `x` in scope owns an unqualified `$x`; a lowered one's is `_$x`.
             if reference.qualifier == .none,
-               let nearest = context.tree.nearestLocalName(at: reference.token, where: { context.token($0.token, isSpelled: spelling) }),
-               localWrapped.contains(nearest.token) {
+               let nearest = context.tree.nearestLocalName(at: reference.token, where: {
+                   localWrapped.contains($0.token) && context.token($0.token, isSpelled: spelling)
+               }) {
+                guard loweredLocals.contains(nearest.token) else { continue }
+            } else if !lowered.contains(name) {
                 continue
             }
             let token = context.tree.tokens[reference.token]
@@ -210,7 +216,7 @@ struct FileLowering {
         }
         context.tokenEdits.sort { $0.start < $1.start }
 
-        var mainEdits: [Edit] = []
+        var mainEdits = locals.edits(context: context)
         for plan in plans {
             mainEdits += render(plan, sendable: sendable)
         }

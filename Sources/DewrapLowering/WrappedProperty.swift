@@ -100,6 +100,8 @@ enum PropertyVerdict {
 
 enum ContainerKind {
     case `struct`, `class`, actor, `enum`, `protocol`, `extension`
+    /// A function, accessor or closure body (P-6).
+    case local
 }
 
 /// Reads a member `var` with a known wrapper, or says why it stays as written.
