@@ -30,9 +30,15 @@ struct LocalWrappedVariables {
     /// The name tokens of the locals that are lowered: their unqualified `$x` becomes `_$x` (D-2).
     var loweredNames: Set<Int> { Set(locals.map(\.property.nameToken)) }
 
-    init(context: SourceContext) {
+    /// `parseProblems`: the first token at or after each parse problem. A top-level
+    /// declaration with one inside is left alone, as a type with one is.
+    init(context: SourceContext, parseProblems: [Int]) {
         self.context = context
-        visit(context.tree.items)
+        for item in context.tree.items {
+            let span = span(of: item)
+            guard !parseProblems.contains(where: { span.lower <= $0 && $0 <= span.upper }) else { continue }
+            visit([item])
+        }
     }
 
     // MARK: Finding them

@@ -192,8 +192,9 @@ struct FileLowering {
         // closure parameter declares it or a same-named property stays wrapped.
         let lowered = Set(plans.flatMap { $0.properties.map(\.name) }).subtracting(leftNames)
         let localWrapped = localWrappedNameTokens(types: types)
-        let locals = LocalWrappedVariables(context: context)
+        let locals = LocalWrappedVariables(context: context, parseProblems: parseProblems)
         diagnostics += locals.diagnostics
+        diagnostics += parameterRestrictions(context: context)
         let loweredLocals = locals.loweredNames
         for reference in context.tree.dollarReferences {
             let name = String(context.text(reference.token).dropFirst())
