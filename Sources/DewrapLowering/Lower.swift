@@ -191,11 +191,14 @@ struct FileLowering {
         // `$x` becomes `_$x` for every lowered name (D-1…D-3), unless a `$x`
         // closure parameter declares it or a same-named property stays wrapped.
         let lowered = Set(plans.flatMap { $0.properties.map(\.name) }).subtracting(leftNames)
-        let localWrapped = localWrappedNameTokens(types: types)
+        let localVariablesWrapped = localWrappedNameTokens(types: types)
         let locals = LocalWrappedVariables(context: context, parseProblems: parseProblems)
         diagnostics += locals.diagnostics
         diagnostics += parameterRestrictions(context: context)
-        let loweredLocals = locals.loweredNames
+        let parameters = WrappedParameters(context: context, parseProblems: parseProblems)
+        diagnostics += parameters.diagnostics
+        let loweredLocals = locals.loweredNames.union(parameters.loweredNames)
+        let localWrapped = localVariablesWrapped.union(parameters.wrappedNames)
         for reference in context.tree.dollarReferences {
             let name = String(context.text(reference.token).dropFirst())
             guard lowered.contains(name) || !loweredLocals.isEmpty else { continue }
@@ -216,8 +219,9 @@ struct FileLowering {
             context.tokenEdits.append(Edit(start: token.start, end: token.end, text: Array(("_$" + name).utf8)))
         }
         context.tokenEdits.sort { $0.start < $1.start }
+        parameters.addCallEdits(to: &context)
 
-        var mainEdits = locals.edits(context: context)
+        var mainEdits = locals.edits(context: context) + parameters.edits(context: context)
         for plan in plans {
             mainEdits += render(plan, sendable: sendable)
         }
