@@ -198,14 +198,33 @@ struct FileLowering {
         let parameters = WrappedParameters(context: context, parseProblems: parseProblems)
         diagnostics += parameters.diagnostics
         let loweredLocals = locals.loweredNames.union(parameters.loweredNames)
+        // P-5: `ForEach($items) { $item in … }` over a lowered `[E]` property.
+        var memberTypes: [String: String] = [:]
+        var clashing: Set<String> = []
+        for plan in plans {
+            for property in plan.properties where !leftNames.contains(property.name) && !property.isStatic {
+                if let known = memberTypes[property.name], known != property.valueType { clashing.insert(property.name) }
+                memberTypes[property.name] = property.valueType
+            }
+        }
+        for name in clashing { memberTypes[name] = nil }
+        let closures = BindingClosureParameters(context: context, memberTypes: memberTypes, parseProblems: parseProblems)
+        let loweredClosureParameters = closures.parameterTokens
         let localWrapped = localVariablesWrapped.union(parameters.wrappedNames)
         for reference in context.tree.dollarReferences {
             let name = String(context.text(reference.token).dropFirst())
-            guard lowered.contains(name) || !loweredLocals.isEmpty else { continue }
+            guard lowered.contains(name) || !loweredLocals.isEmpty || !loweredClosureParameters.isEmpty else { continue }
             let spelling = Array(name.utf8), dollarSpelling = Array(("$" + name).utf8)
-            if context.tree.nearestLocalName(at: reference.token, where: {
+            if let parameter = context.tree.nearestLocalName(at: reference.token, where: {
                 $0.kind == .closureParameter && context.token($0.token, isSpelled: dollarSpelling)
-            }) != nil { continue }
+            }) {
+                // A `$x in` parameter owns `$x`; a lowered one's is `_$x` (P-5).
+                if reference.qualifier == .none, reference.token != parameter.token, loweredClosureParameters.contains(parameter.token) {
+                    let token = context.tree.tokens[reference.token]
+                    context.tokenEdits.append(Edit(start: token.start, end: token.end, text: Array(("_$" + name).utf8)))
+                }
+                continue
+            }
             // D-2: a local wrapped variable `x` in scope owns an unqualified `$x`; a lowered one's is `_$x`.
             if reference.qualifier == .none,
                let nearest = context.tree.nearestLocalName(at: reference.token, where: {
@@ -221,7 +240,7 @@ struct FileLowering {
         context.tokenEdits.sort { $0.start < $1.start }
         parameters.addCallEdits(to: &context)
 
-        var mainEdits = locals.edits(context: context) + parameters.edits(context: context)
+        var mainEdits = locals.edits(context: context) + parameters.edits(context: context) + closures.edits(context: context)
         for plan in plans {
             mainEdits += render(plan, sendable: sendable)
         }
