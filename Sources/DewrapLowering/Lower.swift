@@ -197,7 +197,9 @@ struct FileLowering {
         diagnostics += parameterRestrictions(context: context)
         let parameters = WrappedParameters(context: context, parseProblems: parseProblems)
         diagnostics += parameters.diagnostics
-        let loweredLocals = locals.loweredNames.union(parameters.loweredNames)
+        let wrappedClosures = WrappedClosureParameters(context: context, parseProblems: parseProblems)
+        diagnostics += wrappedClosures.diagnostics
+        let loweredLocals = locals.loweredNames.union(parameters.loweredNames).union(wrappedClosures.loweredNames)
         // P-5: `ForEach($items) { $item in … }` over a lowered `[E]` property.
         var memberTypes: [String: String] = [:]
         var clashing: Set<String> = []
@@ -210,7 +212,7 @@ struct FileLowering {
         for name in clashing { memberTypes[name] = nil }
         let closures = BindingClosureParameters(context: context, memberTypes: memberTypes, parseProblems: parseProblems)
         let loweredClosureParameters = closures.parameterTokens
-        let localWrapped = localVariablesWrapped.union(parameters.wrappedNames)
+        let localWrapped = localVariablesWrapped.union(parameters.wrappedNames).union(wrappedClosures.wrappedNames)
         for reference in context.tree.dollarReferences {
             let name = String(context.text(reference.token).dropFirst())
             guard lowered.contains(name) || !loweredLocals.isEmpty || !loweredClosureParameters.isEmpty else { continue }
@@ -241,6 +243,7 @@ struct FileLowering {
         parameters.addCallEdits(to: &context)
 
         var mainEdits = locals.edits(context: context) + parameters.edits(context: context) + closures.edits(context: context)
+            + wrappedClosures.edits(context: context)
         for plan in plans {
             mainEdits += render(plan, sendable: sendable)
         }
