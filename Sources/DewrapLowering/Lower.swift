@@ -317,7 +317,19 @@ struct FileLowering {
         var blocked = false
         var otherWrapper: Attribute?
         var unknownWrappers: [Attribute] = []
+        // a static wrapped property in an extension of a protocol declared in this file.
+        let extendsProtocol = type.kind == .extension && context.tree.items.contains { item in
+            if case .type(let declared) = item { return declared.kind == .protocol && context.text(declared.name) == context.text(type.name) }
+            return false
+        }
         for (declaration, placement) in members {
+            if extendsProtocol, declaration.prefix.modifiers.contains(where: { context.text($0.keyword) == "static" }),
+               declaration.prefix.attributes.contains(where: { context.shapes.shape(named: attributeTypeName($0, context: context)) != nil }),
+               let name = declaration.bindings.first?.name {
+                diagnostics.append(Diagnostic(.error, at: context.tree.tokens[name].start, "static stored properties not supported in protocol extensions"))
+                blocked = true
+                continue
+            }
             switch analyzeProperty(declaration, in: container, placement: placement, context: context) {
             case .lower(let property) where property.isStatic:
                 properties.append(property)

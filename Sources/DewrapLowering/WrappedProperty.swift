@@ -145,6 +145,9 @@ func analyzeProperty(
     for word in ["lazy", "weak", "unowned"] where modifiers.contains(word) {
         return .leave(Diagnostic(.error, at: nameOffset, "property '\(name)' with a wrapper cannot also be \(word)"))
     }
+    if declaration.prefix.attributes.contains(where: { context.text($0.name) == "NSManaged" }) {
+        return .leave(Diagnostic(.error, at: nameOffset, "property '\(name)' with a wrapper cannot also be '@NSManaged'"))
+    }
     if modifiers.contains("override") {
         return .leave(Diagnostic(.error, at: nameOffset, "property '\(name)' with attached wrapper cannot override another property"))
     }
