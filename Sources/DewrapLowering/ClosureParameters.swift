@@ -28,12 +28,13 @@ struct BindingClosureParameters {
     /// `memberTypes`: the value type of each lowered member property, by name (only names with one type).
     init(context: SourceContext, memberTypes: [String: String], parseProblems: [Int]) {
         let tokens = context.tree.tokens
+        let broken = brokenTopLevelSpans(context.tree, parseProblems: parseProblems)
         for closure in allClosures(context.tree) {
             guard closure.kind == .closure, closure.parameters.count == 1, let signature = closure.signature,
                   signature.upper - signature.lower == 2, signature.lower == closure.parameters[0],
                   tokens[closure.parameters[0]].kind == .dollarIdentifier, closure.captureList == nil,
-                  let close = closure.close,
-                  !parseProblems.contains(where: { closure.open <= $0 && $0 <= close }) else { continue }
+                  closure.close != nil,
+                  !broken.contains(where: { $0.lower <= closure.open && closure.open < $0.upper }) else { continue }
             // `ForEach($name)` or `ForEach($name, id: …)` right before the `{`.
             let before = closure.open - 1
             guard before > 3, tokens[before].kind == .rightParen else { continue }
@@ -154,8 +155,9 @@ struct WrappedClosureParameters {
 
     init(context: SourceContext, parseProblems: [Int]) {
         let tokens = context.tree.tokens
+        let broken = brokenTopLevelSpans(context.tree, parseProblems: parseProblems)
         closures: for closure in allClosures(context.tree) {
-            guard closure.kind == .closure, let signature = closure.signature, let close = closure.close,
+            guard closure.kind == .closure, let signature = closure.signature, closure.close != nil,
                   tokens[signature.lower].kind == .leftParen else { continue }
             var parameters: [Parameter] = []
             var index = signature.lower + 1
@@ -216,7 +218,7 @@ struct WrappedClosureParameters {
                 index = end + 1
             }
             guard !parameters.isEmpty else { continue }
-            guard !unsupported, !parseProblems.contains(where: { closure.open <= $0 && $0 <= close }) else {
+            guard !unsupported, !broken.contains(where: { $0.lower <= closure.open && closure.open < $0.upper }) else {
                 if unsupported {
                     diagnostics.append(Diagnostic(.warning, at: tokens[parameters[0].span.lower].start,
                         "cannot lower the wrapped parameters of this closure: one of them is not supported yet"))

@@ -180,11 +180,15 @@ struct FileLowering {
         context.tree.forEachItem { item in
             if case .type(let type) = item { types.append(type) }
         }
+        var brokenTypes: [TokenSpan] = []
         for type in types {
             // A problem at the token right after the type (often the end of the file, for a
             // type that never closed) counts as inside it.
             guard let body = type.body,
-                  !parseProblems.contains(where: { type.span.lower <= $0 && $0 <= type.span.upper }) else { continue }
+                  !parseProblems.contains(where: { type.span.lower <= $0 && $0 <= type.span.upper }) else {
+                brokenTypes.append(type.span)
+                continue
+            }
             if let plan = analyze(type, body: body, sendable: sendable, leftNames: &leftNames) { plans.append(plan) }
         }
 
@@ -214,6 +218,8 @@ struct FileLowering {
         let loweredClosureParameters = closures.parameterTokens
         let localWrapped = localVariablesWrapped.union(parameters.wrappedNames).union(wrappedClosures.wrappedNames)
         for reference in context.tree.dollarReferences {
+            // A type left alone for a parse problem keeps its `$x` too (lowering its output again changes nothing).
+            if brokenTypes.contains(where: { $0.lower <= reference.token && reference.token <= $0.upper }) { continue }
             let name = String(context.text(reference.token).dropFirst())
             guard lowered.contains(name) || !loweredLocals.isEmpty || !loweredClosureParameters.isEmpty else { continue }
             let spelling = Array(name.utf8), dollarSpelling = Array(("$" + name).utf8)

@@ -67,6 +67,24 @@ func parameterRestrictions(context: SourceContext) -> [Diagnostic] {
     return diagnostics
 }
 
+/// The spans of the top-level declarations with a parse problem inside: like a type
+/// with one, they are left alone (`parseProblems`: the first token at or after each).
+func brokenTopLevelSpans(_ tree: SourceTree, parseProblems: [Int]) -> [TokenSpan] {
+    guard !parseProblems.isEmpty else { return [] }
+    return tree.items.compactMap { item -> TokenSpan? in
+        let span: TokenSpan
+        switch item {
+        case .type(let type): span = type.span
+        case .variable(let variable): span = variable.span
+        case .function(let function): span = function.span
+        case .ifConfig(let ifConfig): span = ifConfig.span
+        case .statement(let statement): span = statement.span
+        case .other(let other): span = other.span
+        }
+        return parseProblems.contains(where: { span.lower <= $0 && $0 <= span.upper }) ? span : nil
+    }
+}
+
 /// Every closure in the file, at any depth.
 func allClosures(_ tree: SourceTree) -> [Closure] {
     var result: [Closure] = []

@@ -75,10 +75,11 @@ struct WrappedParameters {
                 if let name = parameter.secondName ?? parameter.firstName { wrappedNames.insert(name) }
             }
         }
+        let broken = brokenTopLevelSpans(context.tree, parseProblems: parseProblems)
         for function in functions where function.parameters.contains(where: { parameter in
             parameter.attributes.contains { context.shapes.shape(named: attributeTypeName($0, context: context)) != nil }
         }) {
-            guard !parseProblems.contains(where: { function.span.lower <= $0 && $0 <= function.span.upper }) else { continue }
+            guard !broken.contains(where: { $0.lower <= function.keyword && function.keyword < $0.upper }) else { continue }
             consider(function, declaredNames: declaredNames)
         }
     }
