@@ -16,6 +16,8 @@ struct WrappedParameters {
         var function: FunctionDecl
         var parameters: [(index: Int, parameter: Parameter, property: ParameterShape)]
         var calls: [Call]
+        /// Unapplied references `let g: (T) -> R = f` (P-3): the name tokens.
+        var references: [Int] = []
     }
 
     /// What lowering needs of one wrapped parameter.
@@ -147,6 +149,7 @@ struct WrappedParameters {
         guard !parameters.isEmpty else { return }
         // Every mention of the name must be a call this file can resolve.
         var calls: [Call] = []
+        var references: [Int] = []
         let spelling = Array(functionName.utf8)
         for index in 0..<tokens.count where index != nameToken && tokens[index].kind == .identifier
             && context.token(index, isSpelled: spelling) {
@@ -155,11 +158,37 @@ struct WrappedParameters {
                 return leave(index, "a use of '\(functionName)' on another value cannot be resolved with certainty")
             }
             guard let call = readCall(at: index, function: function, wrapped: Dictionary(uniqueKeysWithValues: parameters.map { ($0.0, $0.2) })) else {
+                if isUnappliedReference(at: index, function: function) {
+                    references.append(index)
+                    continue
+                }
                 return leave(index, "this use of '\(functionName)' is not a call dewrap can match to its parameters")
             }
             calls.append(call)
         }
-        lowered.append(Lowered(function: function, parameters: parameters.map { (index: $0.0, parameter: $0.1, property: $0.2) }, calls: calls))
+        lowered.append(Lowered(function: function, parameters: parameters.map { (index: $0.0, parameter: $0.1, property: $0.2) },
+                               calls: calls, references: references))
+    }
+
+    /// A bare `f` used as a value (P-3), unqualified, where a closure literal can stand
+    /// in for it: after `=`, `(`, `,`, `:`, `[` or `return`, before `)`, `,`, `]`, `}`, `;`
+    /// or the end of the line; the function neither generic, throwing nor async, and
+    /// without inout, variadic or attributed parameter types.
+    private func isUnappliedReference(at index: Int, function: FunctionDecl) -> Bool {
+        let tokens = context.tree.tokens
+        guard index > 0, function.genericParameters == nil, function.effects == nil,
+              function.parameters.allSatisfy({ parameter in
+                  guard let type = parameter.type else { return false }
+                  let text = context.text(type)
+                  return !text.hasPrefix("inout") && !text.hasSuffix("...") && !text.hasPrefix("@")
+              }) else { return false }
+        let before = tokens[index - 1].kind
+        guard before == .equal || before == .leftParen || before == .comma || before == .colon || before == .leftSquare
+                || context.text(index - 1) == "return" else { return false }
+        guard index + 1 < tokens.count else { return true }
+        let after = tokens[index + 1].kind
+        return after == .rightParen || after == .comma || after == .rightSquare || after == .rightBrace || after == .semicolon
+            || after == .endOfFile || context.line(of: index + 1) != context.line(of: index)
     }
 
     /// `f(a: 1, x: e)` at `nameIndex`: arguments matched to parameters by label, in order,
@@ -281,6 +310,22 @@ struct WrappedParameters {
             }
         }
         pending.sort { ($0.end - $0.start) < ($1.end - $1.start) }
+        // P-3: `f` as a value becomes `{ f(a: $0, x: W(wrappedValue: $1)) }`.
+        for item in lowered {
+            let name = context.text(item.function.name!)
+            for reference in item.references {
+                let arguments = item.function.parameters.enumerated().map { index, parameter -> String in
+                    let label = parameter.firstName.map { context.text($0) } ?? "_"
+                    let value = item.parameters.first { $0.index == index }
+                        .map { construction($0.property, "wrappedValue", "$\(index)", context: context) } ?? "$\(index)"
+                    return (label == "_" ? "" : label + ": ") + value
+                }
+                let text = "{ \(name)(" + arguments.joined(separator: ", ") + ") }"
+                let token = tokens[reference]
+                let position = context.tokenEdits.firstIndex { $0.start >= token.end } ?? context.tokenEdits.count
+                context.tokenEdits.insert(Edit(start: token.start, end: token.end, text: Array(text.utf8)), at: position)
+            }
+        }
         for (start, end, argument, shape) in pending {
             let value = context.text(argument.value)
             let labelText = argument.label.map { context.text($0) }
