@@ -28,7 +28,8 @@ struct EquivalenceTests {
     /// and the compiler infers isolation differently (SPEC I-2).
     @Test(arguments: ["examples/PlayerView", "lowering/Counter", "lowering/MixedMembers", "lowering/Initializers",
                       "lowering/Observers", "lowering/RootClassInit", "lowering/KeyPathsAndMirror",
-                      "lowering/ObservableModel", "lowering/DeclaredWrappers", "lowering/Composition"])
+                      "lowering/ObservableModel", "lowering/DeclaredWrappers", "lowering/Composition",
+                      "lowering/LocalVariables", "lowering/WrappedParameters", "lowering/ForEachBindings"])
     func swift5ModeBehavesTheSame(_ name: String) throws {
         let input = try Fixtures.read(name, ".swift")
         let driver = Fixtures.url(name, ".driver.swift")
