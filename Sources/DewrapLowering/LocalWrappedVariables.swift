@@ -19,8 +19,8 @@ struct LocalWrappedVariables {
     /// One local to lower.
     struct Local {
         var property: WrappedProperty
-        /// The `x = v` statement that initializes the storage (N-6).
-        var firstAssignment: Statement?
+        /// The `x = v` statements that initialize the storage (N-6): one, or one per branch.
+        var firstAssignments: [Statement]
     }
 
     let context: SourceContext
@@ -134,29 +134,48 @@ struct LocalWrappedVariables {
         guard wrappers.allSatisfy({ $0.wrappedValue.isolation == nil && $0.projectedValue?.isolation == nil }) else {
             return leave("a wrapper whose wrappedValue or projectedValue is isolated to a global actor is not supported on a local yet")
         }
-        var firstAssignment: Statement?
+        var firstAssignments: [Statement] = []
         if property.storageStart == .none {
-            // N-6: the first use must be `x = v`, a statement of the same block.
-            let spelling = Array(property.name.utf8)
-            let tokens = tree.tokens
-            let firstUse = following.first.flatMap { _ in
-                (variable.span.upper..<(following.last.map(span(of:))?.upper ?? variable.span.upper)).first { index in
-                    tokens[index].kind == .identifier && context.token(index, isSpelled: spelling)
-                        && (index == 0 || tokens[index - 1].kind != .period)
-                }
-            }
-            guard let firstUse,
-                  let item = following.first(where: { span(of: $0).lower == firstUse }),
-                  case .statement(let statement) = item, statement.kind == .expression,
-                  firstUse + 2 < statement.span.upper, tokens[firstUse + 1].kind == .equal else {
-                return leave("its first use is not an assignment 'x = …' in the same block")
+            // N-6: the first use must be `x = v` in the same block, or in both branches of an `if`/`else`.
+            guard let assignments = initializingAssignments(of: property.name, in: following), !assignments.isEmpty else {
+                return leave("its first use is not an assignment 'x = …' in the same block or in both branches of an 'if'")
             }
             guard property.wrapper.hasInitWrappedValue else {
                 return leave("'\(property.wrapper.name)' has no init(wrappedValue:)")
             }
-            firstAssignment = statement
+            firstAssignments = assignments
         }
-        locals.append(Local(property: property, firstAssignment: firstAssignment))
+        locals.append(Local(property: property, firstAssignments: firstAssignments))
+    }
+
+    /// The statements that first assign `name` in `items`: the first item that mentions
+    /// it must be `name = v`, or an `if`/`else` (no `else if`) whose condition does not
+    /// mention it and whose branches each start their use of it that way. Nil otherwise.
+    private func initializingAssignments(of name: String, in items: ArraySlice<Item>) -> [Statement]? {
+        let tokens = context.tree.tokens
+        let spelling = Array(name.utf8)
+        func mentions(_ span: TokenSpan) -> Int? {
+            (span.lower..<span.upper).first { index in
+                tokens[index].kind == .identifier && context.token(index, isSpelled: spelling)
+                    && (index == 0 || tokens[index - 1].kind != .period)
+            }
+        }
+        guard let item = items.first(where: { mentions(span(of: $0)) != nil }), case .statement(let statement) = item else { return nil }
+        switch statement.kind {
+        case .expression:
+            let first = statement.span.lower
+            guard mentions(statement.span) == first, context.token(first, isSpelled: spelling),
+                  first + 2 < statement.span.upper, tokens[first + 1].kind == .equal else { return nil }
+            return [statement]
+        case .if:
+            guard statement.blocks.count == 2, statement.elseIf.isEmpty,
+                  statement.conditions.allSatisfy({ mentions($0) == nil }),
+                  let then = initializingAssignments(of: name, in: statement.blocks[0].items[...]),
+                  let otherwise = initializingAssignments(of: name, in: statement.blocks[1].items[...]) else { return nil }
+            return then + otherwise
+        default:
+            return nil
+        }
     }
 
     private func span(of item: Item) -> TokenSpan {
@@ -181,7 +200,7 @@ struct LocalWrappedVariables {
             let text = render(property, context: context)
             result.append(Edit(start: tokens[property.declaration.prefix.start].start,
                                end: tokens[property.declaration.span.upper - 1].end, text: Array(text.utf8)))
-            if let statement = local.firstAssignment {
+            for statement in local.firstAssignments {
                 let value = context.text(TokenSpan(statement.span.lower + 2, statement.span.upper))
                 let text = "_\(property.name) = " + storageInitializer(for: property, value: value, context: context)!
                 result.append(Edit(start: tokens[statement.span.lower].start, end: tokens[statement.span.upper - 1].end,
