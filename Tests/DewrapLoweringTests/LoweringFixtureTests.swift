@@ -58,7 +58,7 @@ struct LoweringFixtureTests {
     /// and methods with the isolation Swift 5 infers for the input (`-print-ast`).
     /// The written-out memberwise init stays isolated where the compiler's is
     /// `nonisolated` (SPEC I-2, I-4, L-4), so inits are not compared here.
-    static let swift5Cases = ["lowering/InferredIsolation"]
+    static let swift5Cases = ["lowering/InferredIsolation", "lowering/ObservableModel"]
 
     @Test(arguments: swift5Cases)
     func swift5LowersToItsGolden(_ name: String) throws {
