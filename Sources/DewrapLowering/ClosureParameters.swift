@@ -11,7 +11,8 @@ import DewrapSyntax
 ///     var _$item: Binding<E> { _item.projectedValue }
 ///     …
 /// ```
-/// Other `$x in` closures stay as written: their parameter type is not in the source.
+/// `{ (@Binding $item) in … }` is the same. Other `$x in` closures stay as written:
+/// their parameter type is not in the source.
 struct BindingClosureParameters {
     struct Lowered {
         var closure: Closure
@@ -30,8 +31,12 @@ struct BindingClosureParameters {
         let tokens = context.tree.tokens
         let broken = brokenTopLevelSpans(context.tree, parseProblems: parseProblems)
         for closure in allClosures(context.tree) {
+            // `$item in`, or with the attribute written out, `(@Binding $item) in`.
             guard closure.kind == .closure, closure.parameters.count == 1, let signature = closure.signature,
-                  signature.upper - signature.lower == 2, signature.lower == closure.parameters[0],
+                  signature.upper - signature.lower == 2 && signature.lower == closure.parameters[0]
+                    || signature.upper - signature.lower == 6 && signature.lower + 3 == closure.parameters[0]
+                        && tokens[signature.lower].kind == .leftParen && tokens[signature.lower + 1].kind == .atSign
+                        && context.text(signature.lower + 2) == "Binding" && tokens[signature.lower + 4].kind == .rightParen,
                   tokens[closure.parameters[0]].kind == .dollarIdentifier, closure.captureList == nil,
                   closure.close != nil,
                   !broken.contains(where: { $0.lower <= closure.open && closure.open < $0.upper }) else { continue }
