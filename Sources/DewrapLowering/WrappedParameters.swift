@@ -157,7 +157,9 @@ struct WrappedParameters {
                 && !(index > 1 && context.text(index - 2) == "self" && (index < 3 || tokens[index - 3].kind != .period)) {
                 return leave(index, "a use of '\(functionName)' on another value cannot be resolved with certainty")
             }
+            let errorsBefore = diagnostics.count
             guard let call = readCall(at: index, function: function, wrapped: Dictionary(uniqueKeysWithValues: parameters.map { ($0.0, $0.2) })) else {
+                if diagnostics.count > errorsBefore { return }
                 if isUnappliedReference(at: index, function: function) {
                     references.append(index)
                     continue
@@ -193,7 +195,7 @@ struct WrappedParameters {
 
     /// `f(a: 1, x: e)` at `nameIndex`: arguments matched to parameters by label, in order,
     /// parameters with defaults skipped when absent. Nil for anything else (trailing closures too).
-    private func readCall(at nameIndex: Int, function: FunctionDecl, wrapped: [Int: ParameterShape]) -> Call? {
+    private mutating func readCall(at nameIndex: Int, function: FunctionDecl, wrapped: [Int: ParameterShape]) -> Call? {
         let tokens = context.tree.tokens
         let open = nameIndex + 1
         guard open < tokens.count, tokens[open].kind == .leftParen, tokens[open].start == tokens[nameIndex].end else { return nil }
@@ -245,7 +247,12 @@ struct WrappedParameters {
             if let shape = wrapped[parameterIndex] {
                 let projection = labelText.hasPrefix("$")
                 if projection && (!shape.wrapper.hasInitProjectedValue || shape.arguments != nil) { return nil }
-                if !projection && !shape.wrapper.hasInitWrappedValue { return nil }  // P-4: only `$b:` for a Binding
+                if !projection && !shape.wrapper.hasInitWrappedValue {
+                    // P-4: a wrapper without init(wrappedValue:) (Binding) takes only `$b:`; swiftc's error, at the value.
+                    diagnostics.append(Diagnostic(.error, at: tokens[value.lower].start,
+                        "cannot convert value '\(shape.name)' of type '\(shape.valueType)' to expected type '\(shape.storageType)', use wrapper instead"))
+                    return nil
+                }
             }
             arguments.append((parameterIndex, label, value))
             parameterIndex += 1
