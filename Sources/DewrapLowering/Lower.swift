@@ -1,5 +1,14 @@
 import DewrapSyntax
 
+/// The Swift language mode the output is compiled in, where lowering differs (SPEC I-2).
+public enum SwiftLanguageMode: Sendable, Equatable {
+    /// `-swift-version 5`: a type is inferred `@MainActor` from a wrapped property whose
+    /// `wrappedValue` is global-actor isolated, so the lowering writes that on the type.
+    case swift5
+    /// `-swift-version 6` (the default): no such inference, nothing to write.
+    case swift6
+}
+
 /// Settings for one call of `lower`.
 public struct LoweringOptions: Sendable {
     /// Warnings become errors (`--strict`).
@@ -11,11 +20,17 @@ public struct LoweringOptions: Sendable {
     /// Wrappers declared outside the input (`--wrapper-sources`), in addition to
     /// the built-in catalog; a wrapper declared in the input itself wins over both.
     public var wrapperShapes: WrapperShapes
+    /// The language mode of the compilation the output is for (`--swift-version`).
+    public var swiftVersion: SwiftLanguageMode
 
-    public init(strict: Bool = false, lineDirectives: String? = nil, wrapperShapes: WrapperShapes = WrapperShapes()) {
+    public init(
+        strict: Bool = false, lineDirectives: String? = nil, wrapperShapes: WrapperShapes = WrapperShapes(),
+        swiftVersion: SwiftLanguageMode = .swift6
+    ) {
         self.strict = strict
         self.lineDirectives = lineDirectives
         self.wrapperShapes = wrapperShapes
+        self.swiftVersion = swiftVersion
     }
 }
 
@@ -54,7 +69,8 @@ public func lower(_ source: [UInt8], fileName: String, options: LoweringOptions 
     shapes.merge(options.wrapperShapes)
     shapes.merge(WrapperShapes(tree: tree, bytes: source))
     var lowering = FileLowering(
-        context: SourceContext(bytes: source, tree: tree, lineDirectives: options.lineDirectives, shapes: shapes))
+        context: SourceContext(bytes: source, tree: tree, lineDirectives: options.lineDirectives, shapes: shapes),
+        swiftVersion: options.swiftVersion)
     lowering.run()
     var diagnostics = tree.lexerDiagnostics.map { Diagnostic(.warning, at: $0.offset, $0.message) }
     diagnostics += tree.diagnostics.map { Diagnostic(.warning, at: $0.offset, "cannot parse: \($0.message)") }
@@ -131,6 +147,7 @@ struct FileLowering {
     private(set) var context: SourceContext
     var edits: [Edit] = []
     var diagnostics: [Diagnostic] = []
+    let swiftVersion: SwiftLanguageMode
 
     /// What lowering decided for one type.
     private struct TypePlan {
@@ -145,8 +162,9 @@ struct FileLowering {
         var codingKeys: CodingKeysPlan?
     }
 
-    init(context: SourceContext) {
+    init(context: SourceContext, swiftVersion: SwiftLanguageMode = .swift6) {
         self.context = context
+        self.swiftVersion = swiftVersion
     }
 
     mutating func run() {
@@ -171,11 +189,15 @@ struct FileLowering {
             types.append(type)
             if type.kind == .extension { extensions[context.text(type.name), default: []].append(type) }
         }
+        var brokenTypes: [TokenSpan] = []
         for type in types {
             // A problem at the token right after the type (often the end of the file, for a
             // type that never closed) counts as inside it.
             guard let body = type.body,
-                  !parseProblems.contains(where: { type.span.lower <= $0 && $0 <= type.span.upper }) else { continue }
+                  !parseProblems.contains(where: { type.span.lower <= $0 && $0 <= type.span.upper }) else {
+                brokenTypes.append(type.span)
+                continue
+            }
             if let plan = analyze(type, body: body, extensions: type.kind == .extension ? [] : extensions[context.text(type.name)] ?? [],
                                   sendable: sendable, leftNames: &leftNames) {
                 plans.append(plan)
@@ -186,26 +208,61 @@ struct FileLowering {
         // `$x` becomes `_$x` for every lowered name (D-1…D-3), unless a `$x`
         // closure parameter declares it or a same-named property stays wrapped.
         let lowered = Set(plans.flatMap { $0.properties.map(\.name) }).subtracting(leftNames)
-        let localWrapped = localWrappedNameTokens(types: types)
+        let localVariablesWrapped = localWrappedNameTokens(types: types)
+        let locals = LocalWrappedVariables(context: context, parseProblems: parseProblems)
+        diagnostics += locals.diagnostics
+        diagnostics += parameterRestrictions(context: context)
+        let parameters = WrappedParameters(context: context, parseProblems: parseProblems)
+        diagnostics += parameters.diagnostics
+        let wrappedClosures = WrappedClosureParameters(context: context, parseProblems: parseProblems)
+        diagnostics += wrappedClosures.diagnostics
+        let loweredLocals = locals.loweredNames.union(parameters.loweredNames).union(wrappedClosures.loweredNames)
+        // P-5: `ForEach($items) { $item in … }` over a lowered `[E]` property.
+        var memberTypes: [String: String] = [:]
+        var clashing: Set<String> = []
+        for plan in plans {
+            for property in plan.properties where !leftNames.contains(property.name) && !property.isStatic {
+                if let known = memberTypes[property.name], known != property.valueType { clashing.insert(property.name) }
+                memberTypes[property.name] = property.valueType
+            }
+        }
+        for name in clashing { memberTypes[name] = nil }
+        let closures = BindingClosureParameters(context: context, memberTypes: memberTypes, parseProblems: parseProblems)
+        let loweredClosureParameters = closures.parameterTokens
+        let localWrapped = localVariablesWrapped.union(parameters.wrappedNames).union(wrappedClosures.wrappedNames)
         for reference in context.tree.dollarReferences {
+            // A type left alone for a parse problem keeps its `$x` too (lowering its output again changes nothing).
+            if brokenTypes.contains(where: { $0.lower <= reference.token && reference.token <= $0.upper }) { continue }
             let name = String(context.text(reference.token).dropFirst())
-            guard lowered.contains(name) else { continue }
+            guard lowered.contains(name) || !loweredLocals.isEmpty || !loweredClosureParameters.isEmpty else { continue }
             let spelling = Array(name.utf8), dollarSpelling = Array(("$" + name).utf8)
-            if context.tree.nearestLocalName(at: reference.token, where: {
+            if let parameter = context.tree.nearestLocalName(at: reference.token, where: {
                 $0.kind == .closureParameter && context.token($0.token, isSpelled: dollarSpelling)
-            }) != nil { continue }
-            // D-2: a local wrapped variable `x` in scope owns an unqualified `$x`.
+            }) {
+                // A `$x in` parameter owns `$x`; a lowered one's is `_$x` (P-5).
+                if reference.qualifier == .none, reference.token != parameter.token, loweredClosureParameters.contains(parameter.token) {
+                    let token = context.tree.tokens[reference.token]
+                    context.tokenEdits.append(Edit(start: token.start, end: token.end, text: Array(("_$" + name).utf8)))
+                }
+                continue
+            }
+            // D-2: a local wrapped variable `x` in scope owns an unqualified `$x`; a lowered one's is `_$x`.
             if reference.qualifier == .none,
-               let nearest = context.tree.nearestLocalName(at: reference.token, where: { context.token($0.token, isSpelled: spelling) }),
-               localWrapped.contains(nearest.token) {
+               let nearest = context.tree.nearestLocalName(at: reference.token, where: {
+                   localWrapped.contains($0.token) && context.token($0.token, isSpelled: spelling)
+               }) {
+                guard loweredLocals.contains(nearest.token) else { continue }
+            } else if !lowered.contains(name) {
                 continue
             }
             let token = context.tree.tokens[reference.token]
             context.tokenEdits.append(Edit(start: token.start, end: token.end, text: Array(("_$" + name).utf8)))
         }
         context.tokenEdits.sort { $0.start < $1.start }
+        parameters.addCallEdits(to: &context)
 
-        var mainEdits: [Edit] = []
+        var mainEdits = locals.edits(context: context) + parameters.edits(context: context) + closures.edits(context: context)
+            + wrappedClosures.edits(context: context)
         for plan in plans {
             mainEdits += render(plan, sendable: sendable)
         }
@@ -221,6 +278,21 @@ struct FileLowering {
             }
             if tokenEdit.end > reach { edits.append(tokenEdit) }
         }
+    }
+
+    /// I-2: in Swift 5 mode a struct or class without isolation of its own is inferred
+    /// isolated to the global actor of an instance wrapped property's `wrappedValue`
+    /// (SE-0316); written out, that isolation goes on the type (`@preconcurrency
+    /// @MainActor` for SwiftUI's object wrappers, as `-print-ast` shows it).
+    private func inferredIsolation(_ plan: TypePlan) -> String? {
+        guard swiftVersion == .swift5, plan.container == .struct || plan.container == .class else { return nil }
+        let prefix = plan.type.prefix
+        if prefix.attributes.contains(where: { context.text($0.name).hasSuffix("Actor") })
+            || prefix.modifiers.contains(where: { context.text($0.keyword) == "nonisolated" }) {
+            return nil
+        }
+        // As the wrapper declares it: `@preconcurrency @MainActor` from ObservedObject, `@MainActor` from a plain one.
+        return plan.properties.lazy.filter { !$0.isStatic }.compactMap { $0.wrapper.wrappedValue.isolation }.first
     }
 
     /// Name tokens of wrapped variables that are not type members (locals,
@@ -264,7 +336,19 @@ struct FileLowering {
         var blocked = false
         var otherWrapper: Attribute?
         var unknownWrappers: [Attribute] = []
+        // a static wrapped property in an extension of a protocol declared in this file.
+        let extendsProtocol = type.kind == .extension && context.tree.items.contains { item in
+            if case .type(let declared) = item { return declared.kind == .protocol && context.text(declared.name) == context.text(type.name) }
+            return false
+        }
         for (declaration, placement) in members {
+            if extendsProtocol, declaration.prefix.modifiers.contains(where: { context.text($0.keyword) == "static" }),
+               declaration.prefix.attributes.contains(where: { context.shapes.shape(named: attributeTypeName($0, context: context)) != nil }),
+               let name = declaration.bindings.first?.name {
+                diagnostics.append(Diagnostic(.error, at: context.tree.tokens[name].start, "static stored properties not supported in protocol extensions"))
+                blocked = true
+                continue
+            }
             switch analyzeProperty(declaration, in: container, placement: placement, context: context) {
             case .lower(let property) where property.isStatic:
                 properties.append(property)
@@ -409,6 +493,10 @@ struct FileLowering {
                 property, container: plan.container, typeName: typeName, storageInitializer: initializer, context: context)
             result.append(Edit(start: tokens[property.declaration.prefix.start].start,
                                end: tokens[property.declaration.span.upper - 1].end, text: Array(text.utf8)))
+        }
+        if let isolation = inferredIsolation(plan) {
+            let start = tokens[plan.type.prefix.start].start
+            result.append(Edit(start: start, end: start, text: Array((isolation + " ").utf8)))
         }
         if let memberwise {
             result += memberwise.strippedInitializers

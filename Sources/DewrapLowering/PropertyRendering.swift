@@ -16,7 +16,8 @@ func renderProperty(
     // Attributes other than the wrapper stay on `x`; `@_spi` is also copied to `_x` and `_$x` (S-1, I-6).
     var keptAttributes: [String] = []
     var spiAttributes: [String] = []
-    for attribute in declaration.prefix.attributes where attribute.atSign != property.attribute.atSign {
+    let wrapperAttributes = Set([property.attribute.atSign] + property.inner.map(\.attribute.atSign))
+    for attribute in declaration.prefix.attributes where !wrapperAttributes.contains(attribute.atSign) {
         let text = context.text(TokenSpan(attribute.atSign, (attribute.arguments ?? attribute.name).upper))
         keptAttributes.append(text)
         if context.text(attribute.name.lower) == "_spi" { spiAttributes.append(text) }
@@ -37,7 +38,7 @@ func renderProperty(
 
     // `mutating`/`nonmutating` only on instance properties of value types (A-1, A-2).
     let valueMember = container == .struct && !property.isStatic
-    let setter = wrapper.wrappedValue.setter
+    let setter = property.setter
     let setterKeyword = valueMember && setter == .nonmutating ? "nonmutating set" : "set"
     let getterKeyword = valueMember && wrapper.wrappedValue.mutatingGetter ? "mutating get" : "get"
     let storageName = "_" + property.name
@@ -45,7 +46,7 @@ func renderProperty(
     let enclosing = container == .class && !property.isStatic ? wrapper.enclosingInstance : nil
     let access = enclosing.map { _ in
         "\(property.storageType)[_enclosingInstance: self, wrapped: \\\(typeName).\(property.name), storage: \\\(typeName).\(storageName)]"
-    } ?? storageName + ".wrappedValue"
+    } ?? storageName + String(repeating: ".wrappedValue", count: 1 + property.inner.count)
     // In directive mode each generated declaration is one line, so that all of it maps to the original's line.
     let compact = context.lineDirectives != nil
     let open = compact ? " " : eol + indent + unit
@@ -57,7 +58,8 @@ func renderProperty(
         if property.willSet == nil && property.didSet == nil {
             computed += open + "\(setterKeyword) { \(access) = newValue }"
             // A-4, Decision 2: `_modify` where it keeps in-place mutation (a stored or `_modify` wrappedValue).
-            if enclosing == nil && wrapper.wrappedValue.needsModify {
+            // and for every composition (A-7: without it `x += 1` reads the outer wrapper once more).
+            if enclosing == nil && (wrapper.wrappedValue.needsModify || !property.inner.isEmpty) {
                 computed += open + (valueMember && setter == .nonmutating ? "nonmutating " : "") + "_modify { yield &\(access) }"
             }
         } else {
@@ -150,6 +152,15 @@ private func blockSpan(_ accessor: Accessor) -> TokenSpan {
 func storageInitializer(for property: WrappedProperty, value: String? = nil, context: SourceContext) -> String? {
     let name = property.wrapper.name
     let arguments = property.attributeArguments.map { ", " + context.text($0) } ?? ""
+    if !property.inner.isEmpty {
+        // A-7: `A(wrappedValue: B(wrappedValue: e, bArgs…), aArgs…)`, each wrapper's arguments with its own init.
+        guard var text = value ?? property.initializer.map({ context.text($0) }) else { return nil }
+        let layers = [(property.wrapper, property.attributeArguments)] + property.inner.map { ($0.wrapper, $0.attributeArguments) }
+        for (wrapper, span) in layers.reversed() {
+            text = "\(wrapper.name)(wrappedValue: \(text)\(span.map { ", " + context.text($0) } ?? ""))"
+        }
+        return text
+    }
     if let value { return "\(name)(wrappedValue: \(value)\(arguments))" }
     switch property.storageStart {
     case .wrappedValue: return "\(name)(wrappedValue: \(context.text(property.initializer!))\(arguments))"

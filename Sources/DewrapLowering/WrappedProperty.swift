@@ -16,8 +16,14 @@ struct WrappedProperty {
     var initializer: TokenSpan?
     /// The attribute's arguments without their parentheses: `"k"` in `@AppStorage("k")`.
     var attributeArguments: TokenSpan?
-    /// `W<T>` (or `W` for a wrapper without generic parameters).
+    /// `W<T>` (or `W` for a wrapper without generic parameters); `A<B<T>>` for a composition.
     var storageType: String
+    /// The wrappers inside the outermost one, outer to inner: `@A @B @C` gives B, C.
+    var inner: [WrapperLayer] = []
+    /// Whether and how `x` can be set: the outermost wrapper's setter, or for a
+    /// composition decided from the innermost wrapper outwards.
+    var setter: WrapperShape.Setter { inner.isEmpty ? wrapper.wrappedValue.setter : composedSetter }
+    var composedSetter: WrapperShape.Setter = .none
     /// The type of `projectedValue` for this property, if the wrapper has one.
     var projectedType: String?
     /// The getter's access keyword (`public` for `public private(set)`), if written.
@@ -67,6 +73,15 @@ struct WrappedProperty {
     var isBelowInternal: Bool { access == "private" || access == "fileprivate" }
 }
 
+/// One wrapper of a composition other than the outermost.
+struct WrapperLayer {
+    var attribute: Attribute
+    var wrapper: WrapperShape
+    var attributeArguments: TokenSpan?
+    /// This layer's storage type, e.g. `B<T>` in `A<B<T>>`.
+    var storageType: String
+}
+
 /// Where a member sits in a `#if` region: the region and the branch.
 struct Placement {
     var region: IfConfig
@@ -85,6 +100,8 @@ enum PropertyVerdict {
 
 enum ContainerKind {
     case `struct`, `class`, actor, `enum`, `protocol`, `extension`
+    /// A function, accessor or closure body (P-6).
+    case local
 }
 
 /// Reads a member `var` with a known wrapper, or says why it stays as written.
@@ -100,7 +117,7 @@ func analyzeProperty(
     let otherWrappers = declaration.prefix.attributes.filter {
         $0.atSign != attribute.atSign && isUnknownWrapperCandidate($0, context: context)
     }
-    guard wrappers.count == 1, otherWrappers.isEmpty else {
+    guard otherWrappers.isEmpty else {
         let name = declaration.bindings.first.map { context.text($0.pattern) } ?? ""
         return .leave(Diagnostic(.warning, at: attributeOffset, "cannot lower '\(name)': composed property wrappers are not supported yet"))
     }
@@ -127,6 +144,9 @@ func analyzeProperty(
     }
     for word in ["lazy", "weak", "unowned"] where modifiers.contains(word) {
         return .leave(Diagnostic(.error, at: nameOffset, "property '\(name)' with a wrapper cannot also be \(word)"))
+    }
+    if declaration.prefix.attributes.contains(where: { context.text($0.name) == "NSManaged" }) {
+        return .leave(Diagnostic(.error, at: nameOffset, "property '\(name)' with a wrapper cannot also be '@NSManaged'"))
     }
     if modifiers.contains("override") {
         return .leave(Diagnostic(.error, at: nameOffset, "property '\(name)' with attached wrapper cannot override another property"))
@@ -182,11 +202,11 @@ func analyzeProperty(
     }
     if let type = binding.type {
         valueType = context.text(type)
-    } else if !bindings.isEmpty || wrapper.genericParameters.isEmpty {
+    } else if wrappers.count == 1 && (!bindings.isEmpty || wrapper.genericParameters.isEmpty) {
         valueType = substitute(qualifiedMemberType(wrapper.wrappedValue.type, in: wrapper), bindings)
     } else if let initializer = binding.initializer {
         valueType = TypeInference(context: context).type(of: initializer)
-    } else if let arguments = attributeArguments {
+    } else if wrappers.count == 1, let arguments = attributeArguments {
         // `@Environment(Model.self)`: a `T.self` argument for a parameter of type `Value.Type` gives `Value`.
         bindings = genericArguments(fromMetatypeArguments: context.text(arguments), of: wrapper)
         if wrapper.genericParameters.allSatisfy({ bindings[$0] != nil }) {
@@ -195,6 +215,11 @@ func analyzeProperty(
     }
     guard let valueType else {
         return .leave(Diagnostic(.warning, at: nameOffset, "cannot lower '\(name)': its type cannot be read from the source; add a type annotation"))
+    }
+    if wrappers.count > 1 {
+        return analyzeComposition(
+            declaration, layers: wrappers, binding: binding, name: name, nameToken: nameToken, valueType: valueType,
+            container: container, isStatic: isStatic, placement: placement, willSet: willSet, didSet: didSet, context: context)
     }
     let isImplicitlyUnwrapped = valueType.hasSuffix("!")
     let storageValueType = isImplicitlyUnwrapped ? String(valueType.dropLast()) + "?" : valueType
@@ -223,6 +248,80 @@ func analyzeProperty(
         valueType: valueType, storageValueType: storageValueType, isOptional: isOptional, initializer: binding.initializer,
         attributeArguments: attributeArguments, storageType: storageType, projectedType: projectedType,
         access: access, isStatic: isStatic, placement: placement, willSet: willSet, didSet: didSet))
+}
+
+/// A composition `@A @B var x`: storage `A<B<T>>`, read innermost out.
+/// Only the common form is lowered: every wrapper has `init(wrappedValue:)`
+/// (not an autoclosure on the outermost), nonmutating getters, no isolation
+/// inside, no enclosing-instance subscript, and the storage starts from `= e`
+/// or is left to an init (V-3c); anything else stays as written, with a warning.
+private func analyzeComposition(
+    _ declaration: VariableDecl, layers: [(Attribute, WrapperShape)], binding: PatternBinding, name: String, nameToken: Int,
+    valueType: String, container: ContainerKind, isStatic: Bool, placement: Placement?, willSet: Accessor?, didSet: Accessor?,
+    context: SourceContext
+) -> PropertyVerdict {
+    let nameOffset = context.tree.tokens[nameToken].start
+    func leave(_ reason: String) -> PropertyVerdict {
+        .leave(Diagnostic(.warning, at: nameOffset, "cannot lower '\(name)': \(reason)"))
+    }
+    let shapes = layers.map(\.1)
+    guard shapes.allSatisfy({ $0.hasInitWrappedValue && !$0.wrappedValue.mutatingGetter && $0.wrappedValue.unavailable == nil }),
+          !shapes[0].wrappedValueIsAutoclosure,
+          shapes.dropFirst().allSatisfy({ $0.wrappedValue.isolation == nil }),
+          !(container == .class && !isStatic && shapes.contains { $0.enclosingInstance != nil }) else {
+        return leave("this composition of property wrappers is not supported yet")
+    }
+    guard layers.allSatisfy({ $0.0.name.upper == $0.0.name.lower + 1 || !context.text($0.0.name.upper - 1).hasSuffix(">") }) else {
+        return leave("generic arguments on composed property wrappers are not supported yet")
+    }
+    let isOptional = valueType.hasSuffix("?") || valueType.hasSuffix("!") || valueType.hasPrefix("Optional<")
+    if binding.initializer == nil && (isOptional || shapes.contains { $0.hasInitWithoutArguments }
+        || layers.contains { $0.0.arguments.map { $0.upper - $0.lower > 2 } == true }) {
+        return leave("a composition of property wrappers without an initial value is not supported yet")
+    }
+    guard !valueType.hasSuffix("!") else { return leave("an implicitly unwrapped composition is not supported yet") }
+    // Innermost out: each wrapper wraps the storage type of the one inside it.
+    var wrapped = valueType
+    var storage: [(attribute: Attribute, shape: WrapperShape, arguments: TokenSpan?, type: String, bindings: [String: [String]])] = []
+    for (attribute, shape) in layers.reversed() {
+        var bindings: [String: [String]] = [:]
+        if !shape.genericParameters.isEmpty {
+            _ = matchType(shape.wrappedValue.type, wrapped, parameters: shape.genericParameters, bindings: &bindings)
+        }
+        guard shape.genericParameters.allSatisfy({ bindings[$0] != nil }) else {
+            return leave("the generic arguments of '\(shape.name)' cannot be read from its type")
+        }
+        let type = shape.genericParameters.isEmpty ? shape.name
+            : shape.name + "<" + shape.genericParameters.map { typeText(bindings[$0]!) }.joined(separator: ", ") + ">"
+        // A non-generic wrapper must wrap exactly this type.
+        if shape.genericParameters.isEmpty && typeText(typeTokens(shape.wrappedValue.type)) != typeText(typeTokens(wrapped)) {
+            return leave("'\(shape.name)' does not wrap '\(wrapped)'")
+        }
+        var arguments: TokenSpan?
+        if let span = attribute.arguments, span.upper - span.lower > 2 { arguments = TokenSpan(span.lower + 1, span.upper - 1) }
+        storage.insert((attribute, shape, arguments, type, bindings), at: 0)
+        wrapped = type
+    }
+    // setter mutability from the innermost wrapper outwards.
+    var setter = shapes.last!.wrappedValue.setter
+    for shape in shapes.dropLast().reversed() where setter == .mutating {
+        setter = shape.wrappedValue.setter
+    }
+    let outer = storage[0]
+    let projectedType = outer.shape.projectedValue.map { substitute(qualifiedMemberType($0.type, in: outer.shape), outer.bindings) }
+    let accessWords = ["public", "private", "fileprivate", "internal", "open", "package"]
+    let access = declaration.prefix.modifiers.first { accessWords.contains(context.text($0.keyword)) && $0.detail == nil }
+        .map { context.text($0.keyword) }
+    var property = WrappedProperty(
+        declaration: declaration, binding: binding, wrapper: outer.shape, attribute: outer.attribute, name: name,
+        nameToken: nameToken, valueType: valueType, storageValueType: valueType, isOptional: isOptional,
+        initializer: binding.initializer, attributeArguments: outer.arguments, storageType: outer.type,
+        projectedType: projectedType, access: access, isStatic: isStatic, placement: placement, willSet: willSet, didSet: didSet)
+    property.inner = storage.dropFirst().map {
+        WrapperLayer(attribute: $0.attribute, wrapper: $0.shape, attributeArguments: $0.arguments, storageType: $0.type)
+    }
+    property.composedSetter = setter
+    return .lower(property)
 }
 
 /// Generic arguments read from `T.self` arguments passed where an init of the wrapper takes `Param.Type`

@@ -31,6 +31,8 @@ struct Invocation: Equatable {
     var jobs: Int?
     /// `--wrapper-sources PATH` (repeatable): files or folders with wrapper declarations.
     var wrapperSources: [String] = []
+    /// `--swift-version 5|6`: the language mode the output is compiled in.
+    var swiftVersion = 6
 }
 
 extension Invocation.Action {
@@ -80,6 +82,10 @@ let usageText = """
                           file, or a folder searched for .swift files; repeatable)
                           so that properties using those wrappers are lowered.
                           These files are not lowered or written.
+      --swift-version 5|6 The language mode the output is compiled in (default 6).
+                          In 5, a type that Swift 5 infers @MainActor from a
+                          wrapped property (@ObservedObject, @StateObject, ...)
+                          gets '@preconcurrency @MainActor' written on it.
       --emit-tokens       Print the tokens of one input instead of lowering it:
                           one line per token, 'OFFSET<TAB>KIND<TAB>TEXT', with \\, tab,
                           LF and CR in TEXT escaped as \\\\, \\t, \\n, \\r.
@@ -123,6 +129,13 @@ func parseArguments(_ arguments: [String]) throws(UsageError) -> Invocation {
         return count
     }
 
+    func swiftVersion(_ text: String) throws(UsageError) -> Int {
+        guard text == "5" || text == "6" else {
+            throw UsageError(message: "option '--swift-version' needs 5 or 6, not '\(text)'")
+        }
+        return Int(text)!
+    }
+
     while index < arguments.count {
         let argument = arguments[index]
         if optionsEnded || argument == "-" || !argument.hasPrefix("-") {
@@ -146,6 +159,8 @@ func parseArguments(_ arguments: [String]) throws(UsageError) -> Invocation {
                 invocation.sourceName = try value(for: argument)
             case "--wrapper-sources":
                 invocation.wrapperSources.append(try value(for: argument))
+            case "--swift-version":
+                invocation.swiftVersion = try swiftVersion(value(for: argument, "5 or 6"))
             case "--emit-tokens":
                 invocation.action = .emitTokens
             case "--emit-tree":
@@ -156,7 +171,9 @@ func parseArguments(_ arguments: [String]) throws(UsageError) -> Invocation {
                 guard outputPath == nil else { throw UsageError(message: "option '-o' is given more than once") }
                 outputPath = try value(for: argument)
             default:
-                if argument.hasPrefix("--jobs=") {
+                if argument.hasPrefix("--swift-version=") {
+                    invocation.swiftVersion = try swiftVersion(String(argument.dropFirst("--swift-version=".count)))
+                } else if argument.hasPrefix("--jobs=") {
                     invocation.jobs = try jobCount(String(argument.dropFirst("--jobs=".count)), option: "--jobs")
                 } else if argument.hasPrefix("--wrapper-sources=") {
                     let path = String(argument.dropFirst("--wrapper-sources=".count))

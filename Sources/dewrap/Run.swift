@@ -29,7 +29,9 @@ func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
     let reports = OrderedReports(print: writeStandardError)
     concurrentForEach(jobs.count, threads: invocation.jobs ?? availableCores()) { index in
         let job = jobs[index]
-        var options = LoweringOptions(strict: invocation.strict, wrapperShapes: wrapperShapes)
+        var options = LoweringOptions(
+            strict: invocation.strict, wrapperShapes: wrapperShapes,
+            swiftVersion: invocation.swiftVersion == 5 ? .swift5 : .swift6)
         if invocation.lineDirectives { options.lineDirectives = invocation.sourceName ?? job.displayName }
         let outcome = perform(job, action: invocation.action, options: options)
         if !outcome.succeeded { failed.store(true, ordering: .relaxed) }

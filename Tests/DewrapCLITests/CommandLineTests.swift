@@ -124,6 +124,19 @@ import Testing
         #expect(bad.stdoutText.contains("error 2:3 expected a declaration, found ')'"))
     }
 
+    /// SPEC I-2: Swift 5 infers `@MainActor` for a type from an `@ObservedObject`
+    /// property; `--swift-version 5` writes it, the default (6) does not.
+    @Test func swiftVersionFiveWritesTheInferredIsolation() throws {
+        let view = "import SwiftUI\nstruct Shelf {\n    @ObservedObject var library: Library\n}\n"
+        for (arguments, header) in [(["--swift-version", "5"], "@preconcurrency @MainActor struct Shelf {"),
+                                    (["--swift-version=5"], "@preconcurrency @MainActor struct Shelf {"),
+                                    (["--swift-version", "6"], "struct Shelf {"), ([], "struct Shelf {")] {
+            let outcome = try runDewrap(arguments, stdin: Array(view.utf8))
+            #expect(outcome.status == 0)
+            #expect(outcome.stdoutText.split(separator: "\n").contains { $0 == header })
+        }
+    }
+
     @Test func helpAndVersionSucceed() throws {
         let help = try runDewrap(["--help"])
         #expect(help.status == 0)
@@ -146,6 +159,9 @@ import Testing
         (["-j", "0", "a.swift"], "option '-j' needs a number of jobs of at least 1, not '0'"),
         (["--jobs=two", "a.swift"], "option '--jobs' needs a number of jobs of at least 1, not 'two'"),
         (["a.swift", "--jobs"], "option '--jobs' needs a number"),
+        (["--swift-version", "4", "a.swift"], "option '--swift-version' needs 5 or 6, not '4'"),
+        (["--swift-version=", "a.swift"], "option '--swift-version' needs 5 or 6, not ''"),
+        (["a.swift", "--swift-version"], "option '--swift-version' needs 5 or 6"),
     ])
     func usageErrorsExit64WithoutOutput(arguments: [String], message: String) throws {
         let folder = try makeScratchFolder()

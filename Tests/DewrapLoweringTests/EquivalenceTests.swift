@@ -28,13 +28,25 @@ struct EquivalenceTests {
     /// and the compiler infers isolation differently (SPEC I-2).
     @Test(arguments: ["examples/PlayerView", "lowering/Counter", "lowering/MixedMembers", "lowering/Initializers",
                       "lowering/Observers", "lowering/RootClassInit", "lowering/KeyPathsAndMirror",
-                      "lowering/ObservableModel", "lowering/DeclaredWrappers"])
+                      "lowering/ObservableModel", "lowering/DeclaredWrappers", "lowering/Composition",
+                      "lowering/LocalVariables", "lowering/WrappedParameters", "lowering/ForEachBindings"])
     func swift5ModeBehavesTheSame(_ name: String) throws {
         let input = try Fixtures.read(name, ".swift")
         let driver = Fixtures.url(name, ".driver.swift")
         let original = Equivalence.run(source: input, driver: driver, swiftVersion: "5")
         #expect(!original.contains("build failed") && !original.contains("exit status"), "\(original)")
         #expect(Equivalence.run(source: lower(input, fileName: name).output, driver: driver, swiftVersion: "5") == original)
+    }
+
+    /// SPEC I-2: lowered with `--swift-version 5` and run in Swift 5 mode.
+    @Test(arguments: LoweringFixtureTests.swift5Cases)
+    func swift5LoweringBehavesTheSame(_ name: String) throws {
+        let input = try Fixtures.read(name, ".swift")
+        let driver = Fixtures.url(name, ".driver.swift")
+        let original = Equivalence.run(source: input, driver: driver, swiftVersion: "5")
+        #expect(!original.isEmpty && !original.contains("build failed") && !original.contains("exit status"), "\(original)")
+        let lowered = lower(input, fileName: name, options: LoweringOptions(swiftVersion: .swift5)).output
+        #expect(Equivalence.run(source: lowered, driver: driver, swiftVersion: "5") == original)
     }
 
     /// The stand-in covers every wrapper of SPEC table T, `ForEach($items) { $item in }` included.

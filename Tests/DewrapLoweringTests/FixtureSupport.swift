@@ -50,10 +50,30 @@ enum Compiler {
     }()
 
     /// The compiler's error lines for `file`; empty when it type-checks.
-    static func typeCheck(_ file: URL) -> String {
+    static func typeCheck(_ file: URL, swiftVersion: String = "6") -> String {
         guard let standInFolder else { return "the SwiftUI stand-in did not build" }
-        let result = swiftc(["-swift-version", "6", "-typecheck", "-I", standInFolder.path, file.path])
+        let result = swiftc(["-swift-version", swiftVersion, "-typecheck", "-I", standInFolder.path, file.path])
         return result.status == 0 ? "" : result.output
+    }
+
+    /// The struct, class, enum and actor declarations and the `func`s as
+    /// `swiftc -print-ast` shows them, with the isolation it inferred (SPEC I-2);
+    /// attributes sorted, functions whose name starts with `_` left out.
+    static func typeAndMethodSignatures(_ file: URL, swiftVersion: String) -> String {
+        guard let standInFolder else { return "the SwiftUI stand-in did not build" }
+        let result = swiftc(["-swift-version", swiftVersion, "-print-ast", "-I", standInFolder.path, file.path], keepAll: true)
+        return result.output.split(separator: "\n").compactMap { line -> String? in
+            let words = line.split(separator: " ")
+            guard let keyword = words.firstIndex(where: { ["struct", "class", "enum", "actor", "func"].contains($0) }),
+                  words[..<keyword].allSatisfy({ $0.hasPrefix("@") || ["internal", "private", "fileprivate", "public", "final",
+                      "nonisolated", "static", "mutating"].contains($0) }) else { return nil }
+            // The observer helpers a lowering adds (A-5: `_x_willSet`, `_x_didSet`) have no counterpart in the input.
+            if words[keyword] == "func", keyword + 1 < words.count, words[keyword + 1].hasPrefix("_") { return nil }
+            // Attribute order carries no meaning: an inferred `@MainActor @preconcurrency` prints in that
+            // order, a written `@preconcurrency @MainActor` as written.
+            let attributes = words[..<keyword].filter { $0.hasPrefix("@") }.sorted()
+            return (attributes + words[..<keyword].filter { !$0.hasPrefix("@") } + words[keyword...]).joined(separator: " ")
+        }.joined(separator: "\n")
     }
 
     /// The initializers as `swiftc -print-ast` shows them, synthesized ones

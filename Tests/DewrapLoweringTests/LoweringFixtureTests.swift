@@ -75,6 +75,43 @@ struct LoweringFixtureTests {
         "lowering/ObservableModel": ["init(list: TaskList)"],
     ]
 
+    /// SPEC I-2: `--swift-version 5` lowers these to `<case>.swift5.expected.swift`,
+    /// which lowers to itself, type-checks in Swift 5 mode, and declares its types
+    /// and methods with the isolation Swift 5 infers for the input (`-print-ast`).
+    /// The written-out memberwise init stays isolated where the compiler's is
+    /// `nonisolated` (SPEC I-2, I-4, L-4), so inits are not compared here.
+    static let swift5Cases = ["lowering/InferredIsolation", "lowering/ObservableModel"]
+
+    @Test(arguments: swift5Cases)
+    func swift5LowersToItsGolden(_ name: String) throws {
+        let input = try Fixtures.read(name, ".swift")
+        let options = LoweringOptions(swiftVersion: .swift5)
+        let result = lower(input, fileName: name + ".swift", options: options)
+        #expect(Fixtures.render(result.diagnostics, in: input) == "")
+        if Fixtures.updating { try Data(result.output).write(to: Fixtures.url(name, ".swift5.expected.swift")) }
+        let expected = try Fixtures.read(name, ".swift5.expected.swift")
+        #expect(String(decoding: result.output, as: UTF8.self) == String(decoding: expected, as: UTF8.self))
+        #expect(lower(expected, fileName: name, options: options).output == expected)
+        #expect(Compiler.typeCheck(Fixtures.url(name, ".swift5.expected.swift"), swiftVersion: "5") == "")
+        let original = Compiler.typeAndMethodSignatures(Fixtures.url(name, ".swift"), swiftVersion: "5")
+        #expect(original.contains("@MainActor"))
+        #expect(original == Compiler.typeAndMethodSignatures(Fixtures.url(name, ".swift5.expected.swift"), swiftVersion: "5"))
+        // In Swift 6 mode nothing is inferred, and the ordinary golden has no such attribute.
+        #expect(Compiler.typeAndMethodSignatures(Fixtures.url(name, ".swift"), swiftVersion: "6")
+            == Compiler.typeAndMethodSignatures(Fixtures.url(name, ".expected.swift"), swiftVersion: "6"))
+    }
+
+    /// I-2 with SwiftUI's object wrappers: their `wrappedValue` is
+    /// `@preconcurrency @MainActor`, and so is the type Swift 5 infers (as
+    /// `-print-ast` prints it: `@MainActor @preconcurrency internal struct Shelf`).
+    @Test func swift5WritesTheObjectWrappersIsolation() {
+        let source = "import SwiftUI\nstruct Shelf {\n    @ObservedObject var library: Library\n}\n"
+        let five = String(decoding: lower(Array(source.utf8), fileName: "S.swift", options: LoweringOptions(swiftVersion: .swift5)).output, as: UTF8.self)
+        #expect(five.contains("\n@preconcurrency @MainActor struct Shelf {\n"))
+        let six = String(decoding: lower(Array(source.utf8), fileName: "S.swift").output, as: UTF8.self)
+        #expect(six.contains("\nstruct Shelf {\n"))
+    }
+
     @Test func typeCheckingCanFail() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("dewrap-broken-\(UUID().uuidString).swift")
         try Data("import SwiftUI\nlet wrong: Binding<Int> = 3\n".utf8).write(to: file)
