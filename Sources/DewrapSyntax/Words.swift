@@ -21,9 +21,27 @@ enum Word: UInt8, CaseIterable {
     // Type attributes that never take arguments: a `(` after them opens a function type.
     case autoclosure, escaping, Sendable, noescape
 
-    var spelling: String {
-        String(describing: self)
-    }
+    /// How the word is written. A literal table, in case order: asking the
+    /// runtime for a case's name costs about 15,000 instructions a word, which
+    /// every process would pay at start-up (WordTests checks the table).
+    var spelling: String { Word.spellings[Int(rawValue)] }
+
+    static let spellings: [String] = [
+        "", "as", "associatedtype", "break", "case", "catch", "class", "continue", "default", "defer",
+        "deinit", "do", "else", "enum", "extension", "fallthrough", "false", "fileprivate", "for", "func",
+        "guard", "if", "import", "in", "init", "inout", "internal", "is", "let", "nil", "operator",
+        "precedencegroup", "private", "protocol", "public", "repeat", "rethrows", "return", "self", "Self",
+        "static", "struct", "subscript", "super", "switch", "throw", "throws", "true", "try", "typealias",
+        "var", "where", "while", "Any", "actor", "macro", "open", "package", "final", "override", "mutating",
+        "nonmutating", "lazy", "weak", "unowned", "optional", "required", "convenience", "dynamic",
+        "indirect", "prefix", "postfix", "infix", "nonisolated", "distributed", "__consuming", "consuming",
+        "borrowing", "__owned", "__shared", "_const", "isolated", "sending", "__setter_access", "async",
+        "await", "reasync", "some", "any", "each", "of", "unknown", "unsafe", "consume", "copy", "get",
+        "set", "willSet", "didSet", "_modify", "_read", "modify", "read", "unsafeAddress",
+        "unsafeMutableAddress", "addressWithOwner", "addressWithNativeOwner", "mutableAddressWithOwner",
+        "mutableAddressWithNativeOwner", "borrow", "mutate", "yield", "discard", "then", "autoclosure",
+        "escaping", "Sendable", "noescape",
+    ]
 }
 
 /// Looks words up by their bytes: an open-addressing hash table keyed on the
