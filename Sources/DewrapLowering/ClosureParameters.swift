@@ -213,12 +213,11 @@ struct WrappedClosureParameters {
                         index = end + 1
                         continue
                     }
-                    let storageType = wrapper.genericParameters.isEmpty ? wrapper.name
-                        : wrapper.name + "<" + wrapper.genericParameters.map { typeText(bindings[$0]!) }.joined(separator: ", ") + ">"
+                    let storageType = wrapper.storageType(bindings)
                     parameters.append(Parameter(
                         span: TokenSpan(index, end), nameToken: name, name: context.text(name), valueType: valueType,
                         storageType: storageType, wrapper: wrapper, arguments: arguments,
-                        projectedType: wrapper.projectedValue.map { substitute(qualifiedMemberType($0.type, in: wrapper), bindings) }))
+                        projectedType: wrapper.projectedType(bindings)))
                 }
                 index = end + 1
             }
@@ -247,15 +246,8 @@ struct WrappedClosureParameters {
                                    text: Array("_\(name)0: \(parameter.valueType)".utf8)))
                 let arguments = parameter.arguments.map { ", " + context.text($0) } ?? ""
                 declarations.append("let _\(name) = \(parameter.wrapper.name)(wrappedValue: _\(name)0\(arguments))")
-                let access = "_\(name).wrappedValue"
-                if parameter.wrapper.wrappedValue.setter == .nonmutating {
-                    declarations.append("var \(name): \(parameter.valueType) { get { \(access) } set { \(access) = newValue } }")
-                } else {
-                    declarations.append("var \(name): \(parameter.valueType) { \(access) }")
-                }
-                if let projected = parameter.projectedType {
-                    declarations.append("var _$\(name): \(projected) { _\(name).projectedValue }")
-                }
+                declarations += parameterAccessors(
+                    name: name, valueType: parameter.valueType, wrapper: parameter.wrapper, projectedType: parameter.projectedType)
             }
             let sameLine = inToken + 1 < tokens.count && context.line(of: inToken + 1) == context.line(of: inToken)
             let indent: String

@@ -446,9 +446,7 @@ struct FileLowering {
     private func plainStoredProperties(_ declaration: VariableDecl, placement: Placement?) -> [StoredProperty] {
         let modifiers = declaration.prefix.modifiers.map { context.text($0.keyword) }
         guard !modifiers.contains("static") && !modifiers.contains("class") else { return [] }
-        let accessWords = ["public", "private", "fileprivate", "internal", "open", "package"]
-        let access = declaration.prefix.modifiers.first { accessWords.contains(context.text($0.keyword)) && $0.detail == nil }
-            .map { context.text($0.keyword) }
+        let access = context.declaredAccess(declaration.prefix)
         let isLet = context.text(declaration.keyword) == "let"
         var result: [StoredProperty] = []
         for binding in declaration.bindings {

@@ -32,6 +32,12 @@ struct SourceContext {
         indentUnit = detectIndentUnit(bytes, lines: lines)
     }
 
+    /// The access level written on a declaration (`public`, `private`, …), not a setter's `private(set)`.
+    func declaredAccess(_ prefix: DeclarationPrefix) -> String? {
+        let words = ["public", "private", "fileprivate", "internal", "open", "package"]
+        return prefix.modifiers.first { $0.detail == nil && words.contains(text($0.keyword)) }.map { text($0.keyword) }
+    }
+
     /// Whether token `token` is spelled `spelling`, without making a String.
     func token(_ token: Int, isSpelled spelling: [UInt8]) -> Bool {
         let range = tree.tokens[token].range

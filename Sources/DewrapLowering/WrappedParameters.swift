@@ -134,14 +134,12 @@ struct WrappedParameters {
             guard wrapper.genericParameters.allSatisfy({ bindings[$0] != nil }) else {
                 return leave(attribute.atSign, "the generic arguments of '\(wrapper.name)' cannot be read from the parameter's type")
             }
-            let storageType = wrapper.genericParameters.isEmpty ? wrapper.name
-                : wrapper.name + "<" + wrapper.genericParameters.map { DewrapLowering.typeText(bindings[$0]!) }.joined(separator: ", ") + ">"
-            var arguments: TokenSpan?
-            if let span = attribute.arguments, span.upper - span.lower > 2 { arguments = TokenSpan(span.lower + 1, span.upper - 1) }
+            let storageType = wrapper.storageType(bindings)
+            let arguments = attribute.innerArguments
             if parameter.defaultValue != nil && !wrapper.hasInitWrappedValue {
                 return leave(attribute.atSign, "'\(wrapper.name)' has no init(wrappedValue:) for the default value")
             }
-            let projectedType = wrapper.projectedValue.map { substitute(qualifiedMemberType($0.type, in: wrapper), bindings) }
+            let projectedType = wrapper.projectedType(bindings)
             parameters.append((index, parameter, ParameterShape(
                 wrapper: wrapper, attribute: attribute, name: context.text(nameToken), nameToken: nameToken,
                 valueType: typeText, storageType: storageType, projectedType: projectedType, arguments: arguments)))
@@ -278,15 +276,8 @@ struct WrappedParameters {
                     text += " = " + construction(shape, "wrappedValue", context.text(value), context: context)
                 }
                 result.append(Edit(start: tokens[parameter.span.lower].start, end: tokens[parameter.span.upper - 1].end, text: Array(text.utf8)))
-                let access = "_\(shape.name).wrappedValue"
-                if shape.wrapper.wrappedValue.setter == .nonmutating {
-                    bodyLines.append("var \(shape.name): \(shape.valueType) { get { \(access) } set { \(access) = newValue } }")
-                } else {
-                    bodyLines.append("var \(shape.name): \(shape.valueType) { \(access) }")
-                }
-                if let projected = shape.projectedType {
-                    bodyLines.append("var _$\(shape.name): \(projected) { _\(shape.name).projectedValue }")
-                }
+                bodyLines += parameterAccessors(
+                    name: shape.name, valueType: shape.valueType, wrapper: shape.wrapper, projectedType: shape.projectedType)
             }
             let body = function.body!
             let indent = context.indentation(of: function.prefix.start) + context.indentUnit
@@ -352,4 +343,16 @@ struct WrappedParameters {
     private func construction(_ shape: ParameterShape, _ label: String, _ value: String, context: SourceContext) -> String {
         "\(shape.wrapper.name)(\(label): \(value)\(shape.arguments.map { ", " + context.text($0) } ?? ""))"
     }
+}
+
+/// The local declarations that stand for a lowered parameter `_x` at the start
+/// of its body (P-1, P-5): `x`, with a plain `set` only when the wrapper's
+/// setter is nonmutating, and `_$x` when the wrapper has a projection.
+func parameterAccessors(name: String, valueType: String, wrapper: WrapperShape, projectedType: String?) -> [String] {
+    let access = "_\(name).wrappedValue"
+    var lines = [wrapper.wrappedValue.setter == .nonmutating
+        ? "var \(name): \(valueType) { get { \(access) } set { \(access) = newValue } }"
+        : "var \(name): \(valueType) { \(access) }"]
+    if let projectedType { lines.append("var _$\(name): \(projectedType) { _\(name).projectedValue }") }
+    return lines
 }

@@ -187,10 +187,7 @@ func analyzeProperty(
         return .leave(Diagnostic(.error, at: attributeOffset, "'wrappedValue' is unavailable" + (message.isEmpty ? "" : ": " + message)))
     }
     var attributeArguments: TokenSpan?
-    if let arguments = attribute.arguments {
-        attributeArguments = TokenSpan(arguments.lower + 1, arguments.upper - 1)
-        if attributeArguments!.isEmpty { attributeArguments = nil }
-    }
+    attributeArguments = attribute.innerArguments
 
     // The wrapped type: written, from `@W<T>`, inferred with certainty, or the only one a non-generic wrapper has.
     var bindings: [String: [String]] = [:]
@@ -237,12 +234,9 @@ func analyzeProperty(
         return .leave(Diagnostic(.warning, at: nameOffset,
             "cannot lower '\(name)': the generic arguments of '\(wrapper.name)' cannot be read from its type"))
     }
-    let storageType = wrapper.genericParameters.isEmpty ? wrapper.name
-        : wrapper.name + "<" + wrapper.genericParameters.map { typeText(bindings[$0]!) }.joined(separator: ", ") + ">"
-    let projectedType = wrapper.projectedValue.map { substitute(qualifiedMemberType($0.type, in: wrapper), bindings) }
-    let accessWords = ["public", "private", "fileprivate", "internal", "open", "package"]
-    let access = declaration.prefix.modifiers.first { accessWords.contains(context.text($0.keyword)) && $0.detail == nil }
-        .map { context.text($0.keyword) }
+    let storageType = wrapper.storageType(bindings)
+    let projectedType = wrapper.projectedType(bindings)
+    let access = context.declaredAccess(declaration.prefix)
     return .lower(WrappedProperty(
         declaration: declaration, binding: binding, wrapper: wrapper, attribute: attribute, name: name, nameToken: nameToken,
         valueType: valueType, storageValueType: storageValueType, isOptional: isOptional, initializer: binding.initializer,
@@ -291,15 +285,12 @@ private func analyzeComposition(
         guard shape.genericParameters.allSatisfy({ bindings[$0] != nil }) else {
             return leave("the generic arguments of '\(shape.name)' cannot be read from its type")
         }
-        let type = shape.genericParameters.isEmpty ? shape.name
-            : shape.name + "<" + shape.genericParameters.map { typeText(bindings[$0]!) }.joined(separator: ", ") + ">"
+        let type = shape.storageType(bindings)
         // A non-generic wrapper must wrap exactly this type.
         if shape.genericParameters.isEmpty && typeText(typeTokens(shape.wrappedValue.type)) != typeText(typeTokens(wrapped)) {
             return leave("'\(shape.name)' does not wrap '\(wrapped)'")
         }
-        var arguments: TokenSpan?
-        if let span = attribute.arguments, span.upper - span.lower > 2 { arguments = TokenSpan(span.lower + 1, span.upper - 1) }
-        storage.insert((attribute, shape, arguments, type, bindings), at: 0)
+        storage.insert((attribute, shape, attribute.innerArguments, type, bindings), at: 0)
         wrapped = type
     }
     // setter mutability from the innermost wrapper outwards.
@@ -308,10 +299,8 @@ private func analyzeComposition(
         setter = shape.wrappedValue.setter
     }
     let outer = storage[0]
-    let projectedType = outer.shape.projectedValue.map { substitute(qualifiedMemberType($0.type, in: outer.shape), outer.bindings) }
-    let accessWords = ["public", "private", "fileprivate", "internal", "open", "package"]
-    let access = declaration.prefix.modifiers.first { accessWords.contains(context.text($0.keyword)) && $0.detail == nil }
-        .map { context.text($0.keyword) }
+    let projectedType = outer.shape.projectedType(outer.bindings)
+    let access = context.declaredAccess(declaration.prefix)
     var property = WrappedProperty(
         declaration: declaration, binding: binding, wrapper: outer.shape, attribute: outer.attribute, name: name,
         nameToken: nameToken, valueType: valueType, storageValueType: valueType, isOptional: isOptional,

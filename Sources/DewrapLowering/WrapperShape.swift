@@ -132,6 +132,19 @@ public struct WrapperShape: Sendable {
 }
 
 /// The wrapper shapes known to one lowering, by type name.
+extension WrapperShape {
+    /// The storage type for generic arguments `bindings`: `State<Int>`, or the plain name.
+    func storageType(_ bindings: [String: [String]]) -> String {
+        genericParameters.isEmpty ? name
+            : name + "<" + genericParameters.map { typeText(bindings[$0] ?? [$0]) }.joined(separator: ", ") + ">"
+    }
+
+    /// The type of `projectedValue` for generic arguments `bindings`, nested types qualified; nil without one.
+    func projectedType(_ bindings: [String: [String]]) -> String? {
+        projectedValue.map { substitute(qualifiedMemberType($0.type, in: self), bindings) }
+    }
+}
+
 public struct WrapperShapes: Sendable {
     public private(set) var byName: [String: WrapperShape] = [:]
     /// The protocols declared in the same sources, each with the names it

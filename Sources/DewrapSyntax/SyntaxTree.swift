@@ -24,6 +24,12 @@ public struct Attribute: Sendable {
     public var name: TokenSpan
     /// `(…)` including the parentheses.
     public var arguments: TokenSpan?
+
+    /// The tokens between the parentheses; nil for none or `()`.
+    public var innerArguments: TokenSpan? {
+        guard let arguments, arguments.upper - arguments.lower > 2 else { return nil }
+        return TokenSpan(arguments.lower + 1, arguments.upper - 1)
+    }
 }
 
 /// `public`, `static`, `private(set)`, `nonisolated(unsafe)`, …
