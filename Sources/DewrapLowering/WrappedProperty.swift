@@ -367,10 +367,9 @@ func isUnknownWrapperCandidate(_ attribute: Attribute, context: SourceContext) -
     guard context.shapes.shape(named: attributeTypeName(attribute, context: context)) == nil else { return false }
     let name = context.text(attribute.name.lower)
     guard let first = name.unicodeScalars.first, first.properties.isUppercase else { return false }
-    // Attributes and attached macros that are known not to be property wrappers.
-    return ![
-        "MainActor", "Sendable", "ViewBuilder", "GlobalActor", "IBOutlet", "IBInspectable", "GKInspectable", "NSCopying",
-        "NSManaged", "TaskLocal", "ObservationIgnored", "ObservationTracked", "Attribute", "Relationship", "Transient",
-        "Entry",
+    // The language's own attributes, and library attributes and attached macros known not to be property wrappers.
+    return !isCompilerAttribute(name) && ![
+        "ViewBuilder", "GlobalActor", "TaskLocal", "ObservationIgnored", "ObservationTracked", "Attribute", "Relationship",
+        "Transient", "Entry",
     ].contains(name)
 }

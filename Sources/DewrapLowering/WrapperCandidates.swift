@@ -24,7 +24,7 @@ func mayUseWrappers(_ tokens: [Token], in source: [UInt8]) -> Bool {
 /// non-ASCII name) answers yes and leaves the decision to the lexer.
 func mayHaveWrapperAttribute(_ source: [UInt8]) -> Bool {
     source.withUnsafeBufferPointer { bytes in
-        var i = nextAtSign(bytes, from: 0)
+        var i = firstOffset(of: UInt8(ascii: "@"), in: bytes, from: 0)
         while i < bytes.count {
             var end = i + 1
             while end < bytes.count && isASCIINameByte(bytes[end]) { end += 1 }
@@ -32,30 +32,21 @@ func mayHaveWrapperAttribute(_ source: [UInt8]) -> Bool {
             if !compilerAttributes.contains(String(decoding: UnsafeBufferPointer(rebasing: bytes[(i + 1)..<end]), as: UTF8.self)) {
                 return true
             }
-            i = nextAtSign(bytes, from: end)
+            i = firstOffset(of: UInt8(ascii: "@"), in: bytes, from: end)
         }
         return false
     }
 }
 
+/// An ASCII letter, digit or `_`.
 @inline(__always)
-private func isASCIINameByte(_ b: UInt8) -> Bool {
+func isASCIINameByte(_ b: UInt8) -> Bool {
     b == UInt8(ascii: "_") || (b | 0x20) &- UInt8(ascii: "a") < 26 || b &- UInt8(ascii: "0") < 10
 }
 
-/// The offset of the next `@` at or after `start` (or the end), eight bytes at a time.
-private func nextAtSign(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
-    var i = start
-    if let base = bytes.baseAddress {
-        while i + 8 <= bytes.count {
-            let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) ^ 0x4040_4040_4040_4040
-            let zero = (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
-            if zero != 0 { return i + zero.trailingZeroBitCount / 8 }
-            i += 8
-        }
-    }
-    while i < bytes.count && bytes[i] != UInt8(ascii: "@") { i += 1 }
-    return i
+/// Whether `name` is an attribute the language defines, never a wrapper.
+func isCompilerAttribute(_ name: String) -> Bool {
+    compilerAttributes.contains(name)
 }
 
 /// Attribute names that belong to the language (Swift's `Attr.def`,

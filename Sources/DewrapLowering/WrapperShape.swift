@@ -449,10 +449,9 @@ func typeTokens(_ text: String) -> [String] {
         var i = 0
         while i < bytes.count {
             let b = bytes[i]
-            if b >= 0x80 || b == UInt8(ascii: "_") || (b | 0x20) &- UInt8(ascii: "a") < 26 || b &- UInt8(ascii: "0") < 10 {
+            if b >= 0x80 || isASCIINameByte(b) {
                 let start = i
-                repeat { i += 1 } while i < bytes.count && (bytes[i] >= 0x80 || bytes[i] == UInt8(ascii: "_")
-                    || (bytes[i] | 0x20) &- UInt8(ascii: "a") < 26 || bytes[i] &- UInt8(ascii: "0") < 10)
+                repeat { i += 1 } while i < bytes.count && (bytes[i] >= 0x80 || isASCIINameByte(bytes[i]))
                 tokens.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self))
                 continue
             }

@@ -86,44 +86,6 @@ func scanTriviaPiece(_ text: UnsafeBufferPointer<UInt8>, at i: Int, stopAtNewlin
     }
 }
 
-/// The offset of the next `\n` or `\r` at or after `i`, or the end of the input.
-/// Eight bytes at a time: comments are long and this runs for every one.
-func endOfLine(_ text: UnsafeBufferPointer<UInt8>, from i: Int) -> Int {
-    var j = i
-    if let base = text.baseAddress {
-        while j + 8 <= text.count {
-            let word = UnsafeRawPointer(base + j).loadUnaligned(as: UInt64.self)
-            let found = zeroBytes(word ^ 0x0A0A_0A0A_0A0A_0A0A) | zeroBytes(word ^ 0x0D0D_0D0D_0D0D_0D0D)
-            if found != 0 { return j + found.trailingZeroBitCount / 8 }
-            j += 8
-        }
-    }
-    while j < text.count && text[j] != UInt8(ascii: "\n") && text[j] != UInt8(ascii: "\r") { j += 1 }
-    return j
-}
-
-/// The offset of the first byte that is not a space at or after `i`.
-@inline(__always)
-func endOfSpaces(_ text: UnsafeBufferPointer<UInt8>, from i: Int) -> Int {
-    var j = i
-    if let base = text.baseAddress {
-        while j + 8 <= text.count {
-            let other = UnsafeRawPointer(base + j).loadUnaligned(as: UInt64.self) ^ 0x2020_2020_2020_2020
-            if other != 0 { return j + other.trailingZeroBitCount / 8 }
-            j += 8
-        }
-    }
-    while j < text.count && text[j] == UInt8(ascii: " ") { j += 1 }
-    return j
-}
-
-/// The high bit set in each zero byte of `word` (and possibly in bytes above
-/// the lowest zero one, which is the only one callers use); little-endian.
-@inline(__always)
-private func zeroBytes(_ word: UInt64) -> UInt64 {
-    (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
-}
-
 /// `/* … */` with nesting, from the `/` at `i`.
 private func scanBlockComment(_ text: UnsafeBufferPointer<UInt8>, at i: Int) -> TriviaScan {
     let n = text.count
