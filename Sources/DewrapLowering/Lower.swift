@@ -199,7 +199,7 @@ struct FileLowering {
                 continue
             }
             if let plan = analyze(type, body: body, extensions: type.kind == .extension ? [] : extensions[context.text(type.name)] ?? [],
-                                  sendable: sendable, leftNames: &leftNames) {
+                                  leftNames: &leftNames) {
                 plans.append(plan)
                 context.tokenEdits += plan.codingKeys?.tokenEdits ?? []
             }
@@ -316,7 +316,7 @@ struct FileLowering {
     // MARK: Analysis
 
     private mutating func analyze(
-        _ type: TypeDecl, body: Block, extensions: [TypeDecl], sendable: SendableOracle, leftNames: inout Set<String>
+        _ type: TypeDecl, body: Block, extensions: [TypeDecl], leftNames: inout Set<String>
     ) -> TypePlan? {
         let container: ContainerKind
         switch type.kind {
@@ -391,14 +391,12 @@ struct FileLowering {
                 leftNames.formUnion(properties.map(\.name))
                 return nil
             }
-            switch planMemberwiseInit(type: type, stored: stored, sendable: sendable, context: context) {
-            case .plan:
-                writesMemberwise = true
-            case .impossible(let diagnostic):
-                diagnostics.append(diagnostic)
+            if let problem = memberwiseInitProblem(type: type, stored: stored, context: context) {
+                diagnostics.append(problem)
                 leftNames.formUnion(properties.map(\.name))
                 return nil
             }
+            writesMemberwise = true
         }
         if container == .class && !type.inheritance.isEmpty && !initializers.isEmpty {
             diagnostics.append(Diagnostic(.warning, at: context.tree.tokens[type.keyword].start,
@@ -475,12 +473,9 @@ struct FileLowering {
     private mutating func render(_ plan: TypePlan, sendable: SendableOracle) -> [Edit] {
         var result: [Edit] = []
         let tokens = context.tree.tokens
-        // Planned again now that `$x` rewrites are known, so copied defaults carry them.
-        var memberwise: MemberwisePlan?
-        if plan.writesMemberwise,
-           case .plan(let written) = planMemberwiseInit(type: plan.type, stored: plan.stored, sendable: sendable, context: context) {
-            memberwise = written
-        }
+        // Rendered now that `$x` rewrites are known, so copied defaults carry them.
+        let memberwise = plan.writesMemberwise
+            ? planMemberwiseInit(type: plan.type, stored: plan.stored, sendable: sendable, context: context) : nil
         for property in plan.properties {
             let stripped = memberwise?.strippedWrapped.contains(property.name) ?? false
             let initializer = stripped ? nil : storageInitializer(for: property, context: context)

@@ -36,27 +36,32 @@ struct MemberwisePlan {
     var strippedWrapped: Set<String>
 }
 
-enum MemberwiseOutcome {
-    case plan(MemberwisePlan)
-    case impossible(Diagnostic)
-}
-
-func planMemberwiseInit(
-    type: TypeDecl, stored: [StoredProperty], sendable: SendableOracle, context: SourceContext
-) -> MemberwiseOutcome {
+/// Why the memberwise init of a struct cannot be written out, if it cannot:
+/// checked while analysing, before anything is rendered.
+func memberwiseInitProblem(type: TypeDecl, stored: [StoredProperty], context: SourceContext) -> Diagnostic? {
     let tree = context.tree
     let regions = stored.compactMap(\.placement)
     if let nested = regions.first(where: \.nested) ?? regions.first(where: { $0.region.span != regions[0].region.span }) {
-        return .impossible(Diagnostic(.warning, at: tree.tokens[nested.region.span.lower].start,
-            "cannot lower '\(context.text(type.name))': its memberwise initializer would depend on more than one '#if' region, which is not supported yet"))
+        return Diagnostic(.warning, at: tree.tokens[nested.region.span.lower].start,
+            "cannot lower '\(context.text(type.name))': its memberwise initializer would depend on more than one '#if' region, which is not supported yet")
     }
     if let untyped = stored.first(where: { $0.type == nil && ($0.isIncluded || $0.binding.initializer == nil) }) {
-        return .impossible(Diagnostic(.warning, at: tree.tokens[untyped.binding.pattern.lower].start,
-            "cannot lower '\(untyped.name)': its type cannot be read from the source; add a type annotation"))
+        return Diagnostic(.warning, at: tree.tokens[untyped.binding.pattern.lower].start,
+            "cannot lower '\(untyped.name)': its type cannot be read from the source; add a type annotation")
     }
-    guard let first = stored.first else {
-        return .impossible(Diagnostic(.warning, at: tree.tokens[type.keyword].start, "cannot lower '\(context.text(type.name))'"))
+    if stored.isEmpty {
+        return Diagnostic(.warning, at: tree.tokens[type.keyword].start, "cannot lower '\(context.text(type.name))'")
     }
+    return nil
+}
+
+/// The written-out inits for a struct that `memberwiseInitProblem` passed.
+func planMemberwiseInit(
+    type: TypeDecl, stored: [StoredProperty], sendable: SendableOracle, context: SourceContext
+) -> MemberwisePlan {
+    let tree = context.tree
+    let regions = stored.compactMap(\.placement)
+    let first = stored[0]
     let indent = context.indentation(of: first.declaration.prefix.start)
     let eol = context.lineEnding
     var end = tree.tokens[stored.last!.declaration.span.upper - 1].end
@@ -87,9 +92,9 @@ func planMemberwiseInit(
         (text, stripped, strippedWrapped) = renderInits(type: type, stored: stored, indent: indent, sendable: sendable, context: context)
         text = eol + text
     }
-    return .plan(MemberwisePlan(
+    return MemberwisePlan(
         insertion: Edit(start: end, end: end, text: Array(text.utf8)), strippedInitializers: stripped,
-        strippedWrapped: strippedWrapped))
+        strippedWrapped: strippedWrapped)
 }
 
 /// `init()` (M-7, when it exists) and the memberwise init for one set of

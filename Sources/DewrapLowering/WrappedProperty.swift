@@ -200,14 +200,14 @@ func analyzeProperty(
     if let type = binding.type {
         valueType = context.text(type)
     } else if wrappers.count == 1 && (!bindings.isEmpty || wrapper.genericParameters.isEmpty) {
-        valueType = substitute(qualifiedMemberType(wrapper.wrappedValue.type, in: wrapper), bindings)
+        valueType = wrapper.wrappedValueType(bindings)
     } else if let initializer = binding.initializer {
         valueType = TypeInference(context: context).type(of: initializer)
     } else if wrappers.count == 1, let arguments = attributeArguments {
         // `@Environment(Model.self)`: a `T.self` argument for a parameter of type `Value.Type` gives `Value`.
         bindings = genericArguments(fromMetatypeArguments: context.text(arguments), of: wrapper)
         if wrapper.genericParameters.allSatisfy({ bindings[$0] != nil }) {
-            valueType = substitute(qualifiedMemberType(wrapper.wrappedValue.type, in: wrapper), bindings)
+            valueType = wrapper.wrappedValueType(bindings)
         }
     }
     guard let valueType else {

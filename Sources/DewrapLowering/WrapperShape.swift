@@ -77,6 +77,10 @@ public struct WrapperShape: Sendable {
     public var nestedTypes: Set<String>
     /// Conformance to `Sendable`: always, when every generic argument is, or unknown.
     public var sendable: Sendability
+    /// `wrappedValue`'s and `projectedValue`'s types as type tokens with nested type
+    /// names qualified: read once with the declaration, substituted for every property.
+    var wrappedValueTokens: [String] = []
+    var projectedValueTokens: [String]?
 
     public enum Sendability: Sendable {
         case always, whenArgumentsAre, unknown
@@ -141,7 +145,12 @@ extension WrapperShape {
 
     /// The type of `projectedValue` for generic arguments `bindings`, nested types qualified; nil without one.
     func projectedType(_ bindings: [String: [String]]) -> String? {
-        projectedValue.map { substitute(qualifiedMemberType($0.type, in: self), bindings) }
+        projectedValueTokens.map { typeText(substitute($0, bindings)) }
+    }
+
+    /// The type of `wrappedValue` for generic arguments `bindings`, nested types qualified.
+    func wrappedValueType(_ bindings: [String: [String]]) -> String {
+        typeText(substitute(wrappedValueTokens, bindings))
     }
 }
 
@@ -338,10 +347,13 @@ private func readShape(_ type: TypeDecl, extensions: [TypeDecl], context: Source
             initializers.append(WrapperShape.Initializer(labels: [], firstIsAutoclosure: false, sameType: []))
         }
     }
-    return WrapperShape(
+    var shape = WrapperShape(
         name: context.text(type.name), kind: kind, genericParameters: genericParameters, initializers: initializers,
         wrappedValue: wrappedValue, projectedValue: projectedValue, enclosingInstance: enclosingInstance,
         nestedTypes: nestedTypes, sendable: sendable)
+    shape.wrappedValueTokens = typeTokens(qualifiedMemberType(wrappedValue.type, in: shape))
+    shape.projectedValueTokens = projectedValue.map { typeTokens(qualifiedMemberType($0.type, in: shape)) }
+    return shape
 }
 
 private func readInitializer(_ function: FunctionDecl, context: SourceContext) -> WrapperShape.Initializer {
@@ -472,19 +484,29 @@ func typeTokens(_ text: String) -> [String] {
 /// Joins type tokens back into the usual spelling.
 func typeText(_ tokens: [String]) -> String {
     var result = ""
+    // Whether `result` ends in a name byte: a name right after one needs a space (`some View`).
+    var endsInName = false
     for token in tokens {
         switch token {
         case ",", ":": result += token + " "
         case "->": result += " -> "
         case "&": result += " & "
         default:
-            if token.first.map({ $0.isLetter || $0 == "_" }) == true, result.last.map({ $0.isLetter || $0.isNumber || $0 == "_" }) == true {
-                result += " "
-            }
+            let first = token.utf8.first ?? 0
+            let startsName = first >= 0x80 || first == UInt8(ascii: "_") || isASCIILetter(first)
+            if startsName && endsInName { result += " " }
             result += token
+            let last = token.utf8.last ?? 0
+            endsInName = last >= 0x80 || isASCIINameByte(last)
+            continue
         }
+        endsInName = false
     }
     return result
+}
+
+private func isASCIILetter(_ b: UInt8) -> Bool {
+    (b | 0x20) >= UInt8(ascii: "a") && (b | 0x20) <= UInt8(ascii: "z")
 }
 
 /// Binds the generic parameters in `pattern` by matching it against `concrete`:
@@ -492,6 +514,14 @@ func typeText(_ tokens: [String]) -> String {
 func matchType(_ pattern: String, _ concrete: String, parameters: [String], bindings: inout [String: [String]]) -> Bool {
     let p = typeTokens(pattern)
     let c = typeTokens(concrete)
+    // The common case, `wrappedValue: Value`: the whole type binds the parameter.
+    if p.count == 1, parameters.contains(p[0]), !c.isEmpty {
+        guard let known = bindings[p[0]] else {
+            bindings[p[0]] = c
+            return true
+        }
+        return known == c
+    }
     let names = Set(parameters)
     // Types are short; a pathological one is not matched (the property is then left as written).
     guard c.count <= 4096 else { return false }
@@ -527,9 +557,15 @@ func matchType(_ pattern: String, _ concrete: String, parameters: [String], bind
     return true
 }
 
-/// `pattern` with each generic parameter replaced by its binding.
-func substitute(_ pattern: String, _ bindings: [String: [String]]) -> String {
-    typeText(typeTokens(pattern).flatMap { bindings[$0] ?? [$0] })
+/// Type tokens with each generic parameter replaced by its binding.
+func substitute(_ pattern: [String], _ bindings: [String: [String]]) -> [String] {
+    guard !bindings.isEmpty else { return pattern }
+    var result: [String] = []
+    result.reserveCapacity(pattern.count)
+    for token in pattern {
+        if let bound = bindings[token] { result += bound } else { result.append(token) }
+    }
+    return result
 }
 
 // MARK: - Description
