@@ -28,6 +28,7 @@ struct BindingClosureParameters {
 
     /// `memberTypes`: the value type of each lowered member property, by name (only names with one type).
     init(context: SourceContext, memberTypes: [String: String], parseProblems: [Int]) {
+        guard context.tree.census.closureSignature else { return }
         let tokens = context.tree.tokens
         let broken = brokenTopLevelSpans(context.tree, parseProblems: parseProblems)
         for closure in allClosures(context.tree) {
@@ -159,6 +160,7 @@ struct WrappedClosureParameters {
     var loweredNames: Set<Int> { Set(lowered.flatMap { $0.parameters.map(\.nameToken) }) }
 
     init(context: SourceContext, parseProblems: [Int]) {
+        guard context.tree.census.closureSignature else { return }
         let tokens = context.tree.tokens
         let broken = brokenTopLevelSpans(context.tree, parseProblems: parseProblems)
         closures: for closure in allClosures(context.tree) {

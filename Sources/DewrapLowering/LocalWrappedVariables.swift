@@ -34,6 +34,7 @@ struct LocalWrappedVariables {
     /// declaration with one inside is left alone, as a type with one is.
     init(context: SourceContext, parseProblems: [Int]) {
         self.context = context
+        guard context.tree.census.attributedVariableOutsideTypes else { return }
         for item in context.tree.items {
             let span = span(of: item)
             guard !parseProblems.contains(where: { span.lower <= $0 && $0 <= span.upper }) else { continue }

@@ -298,6 +298,7 @@ struct FileLowering {
     /// Name tokens of wrapped variables that are not type members (locals,
     /// globals): their `$x` is theirs, not a member's.
     private func localWrappedNameTokens(types: [TypeDecl]) -> Set<Int> {
+        guard context.tree.census.attributedVariableOutsideTypes else { return [] }
         var members = Set<Int>()
         for type in types {
             var declarations: [(VariableDecl, Placement?)] = []

@@ -11,30 +11,34 @@ func parameterRestrictions(context: SourceContext) -> [Diagnostic] {
     func shape(_ attribute: Attribute) -> WrapperShape? {
         context.shapes.shape(named: attributeTypeName(attribute, context: context))
     }
-    context.tree.forEachItem { item in
-        switch item {
-        case .function(let function):
-            for parameter in function.parameters {
-                guard let attribute = parameter.attributes.first(where: { shape($0) != nil }), let wrapper = shape(attribute) else { continue }
-                if function.kind == .subscript {
-                    diagnostics.append(Diagnostic(.error, at: tokens[attribute.atSign].start,
-                        "property wrapper attribute on parameter not yet supported on subscript"))
-                    continue
+    // Both searches walk the whole file; the parser's census says whether there is anything to find.
+    let census = context.tree.census
+    if census.attributedParameter {
+        context.tree.forEachItem { item in
+            switch item {
+            case .function(let function):
+                for parameter in function.parameters {
+                    guard let attribute = parameter.attributes.first(where: { shape($0) != nil }), let wrapper = shape(attribute) else { continue }
+                    if function.kind == .subscript {
+                        diagnostics.append(Diagnostic(.error, at: tokens[attribute.atSign].start,
+                            "property wrapper attribute on parameter not yet supported on subscript"))
+                        continue
+                    }
+                    guard let type = parameter.type, context.text(type.lower) == "@", context.text(type.lower + 1) == "autoclosure",
+                          let name = parameter.secondName ?? parameter.firstName else { continue }
+                    // The wrapped value would be the closure itself, which cannot escape into the wrapper.
+                    let generic = typeText(typeTokens(wrapper.wrappedValue.type))
+                    if wrapper.genericParameters.contains(generic) {
+                        diagnostics.append(Diagnostic(.error, at: tokens[name].start,
+                            "converting non-escaping value to '\(generic)' may allow it to escape"))
+                    }
                 }
-                guard let type = parameter.type, context.text(type.lower) == "@", context.text(type.lower + 1) == "autoclosure",
-                      let name = parameter.secondName ?? parameter.firstName else { continue }
-                // The wrapped value would be the closure itself, which cannot escape into the wrapper.
-                let generic = typeText(typeTokens(wrapper.wrappedValue.type))
-                if wrapper.genericParameters.contains(generic) {
-                    diagnostics.append(Diagnostic(.error, at: tokens[name].start,
-                        "converting non-escaping value to '\(generic)' may allow it to escape"))
-                }
+            case .statement, .variable, .other, .type, .ifConfig:
+                break
             }
-        case .statement, .variable, .other, .type, .ifConfig:
-            break
         }
     }
-    for closure in allClosures(context.tree) {
+    for closure in census.closureSignature ? allClosures(context.tree) : [] {
         guard let signature = closure.signature else { continue }
         var index = signature.lower
         while index + 2 < signature.upper {

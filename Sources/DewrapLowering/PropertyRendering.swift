@@ -16,8 +16,10 @@ func renderProperty(
     // Attributes other than the wrapper stay on `x`; `@_spi` is also copied to `_x` and `_$x` (S-1, I-6).
     var keptAttributes: [String] = []
     var spiAttributes: [String] = []
-    let wrapperAttributes = Set([property.attribute.atSign] + property.inner.map(\.attribute.atSign))
-    for attribute in declaration.prefix.attributes where !wrapperAttributes.contains(attribute.atSign) {
+    func isWrapperAttribute(_ attribute: Attribute) -> Bool {
+        attribute.atSign == property.attribute.atSign || property.inner.contains { $0.attribute.atSign == attribute.atSign }
+    }
+    for attribute in declaration.prefix.attributes where !isWrapperAttribute(attribute) {
         let text = context.text(TokenSpan(attribute.atSign, (attribute.arguments ?? attribute.name).upper))
         keptAttributes.append(text)
         if context.text(attribute.name.lower) == "_spi" { spiAttributes.append(text) }

@@ -64,6 +64,10 @@ struct SourceContext {
             let middle = (low + high) / 2
             if tokenEdits[middle].start < range.lowerBound { low = middle + 1 } else { high = middle }
         }
+        // Most copied text holds no rewrite: one String straight from the bytes.
+        if low == tokenEdits.count || tokenEdits[low].end > range.upperBound {
+            return String(decoding: bytes[range], as: UTF8.self)
+        }
         for edit in tokenEdits[low...] {
             guard edit.end <= range.upperBound else { break }
             result += bytes[position..<edit.start]

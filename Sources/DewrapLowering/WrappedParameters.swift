@@ -51,6 +51,7 @@ struct WrappedParameters {
 
     init(context: SourceContext, parseProblems: [Int]) {
         self.context = context
+        guard context.tree.census.attributedParameter else { return }
         var functions: [FunctionDecl] = []
         var declaredNames: [String: Int] = [:]
         context.tree.forEachItem { item in

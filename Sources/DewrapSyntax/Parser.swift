@@ -14,6 +14,21 @@ public struct SourceTree: Sendable {
     public var lexerDiagnostics: [Diagnostic]
     /// Problems the parser found; empty for every file the compiler accepts.
     public var diagnostics: [Diagnostic]
+    /// Which rarer declarations the file holds at all.
+    public var census = SyntaxCensus()
+}
+
+/// Whether the file holds declarations that a reader otherwise finds only by
+/// walking the whole tree: lowering skips the walks whose subject is absent.
+public struct SyntaxCensus: Sendable, Equatable {
+    /// A parameter of a function, initializer or subscript has an attribute.
+    public var attributedParameter = false
+    /// A closure has a signature (`x in`, `(a: T) -> U in`).
+    public var closureSignature = false
+    /// A variable outside a type's member list (a local or a global) has an attribute.
+    public var attributedVariableOutsideTypes = false
+
+    public init() {}
 }
 
 /// A tolerant recursive-descent parser over the lexer's tokens. It models
@@ -38,7 +53,8 @@ public enum Parser {
             return SourceTree(
                 tokens: lexed.tokens, items: items, dollarReferences: state.dollarReferences,
                 expressionGenericArguments: state.expressionGenericArguments,
-                scopes: state.scopes, lexerDiagnostics: lexed.diagnostics, diagnostics: state.diagnostics)
+                scopes: state.scopes, lexerDiagnostics: lexed.diagnostics, diagnostics: state.diagnostics,
+                census: state.census)
         }
     }
 }
@@ -75,6 +91,7 @@ struct ParserState {
     var scopeStack: [Int] = []
     /// Closures met while parsing the expressions of the innermost item.
     var closureCollector: [Closure] = []
+    var census = SyntaxCensus()
     /// While scanning a pattern (`case`, `catch`, `for`): the names it binds.
     var patternNames: [Int]?
     /// Inside a `let`/`var` pattern, or a `for` pattern: identifiers bind names.

@@ -7,6 +7,7 @@ extension ParserState {
         let mark = closureCollector.count
         switch word {
         case .var, .let:
+            if context != .members && !prefix.attributes.isEmpty { census.attributedVariableOutsideTypes = true }
             return .variable(parseVariable(prefix, local: context != .members))
         case .func, .`init`, .deinit, .subscript:
             var declaration = parseFunction(prefix)
@@ -374,6 +375,7 @@ extension ParserState {
             let start = index
             var attributes: [Attribute] = []
             while at(.atSign) { attributes.append(parseAttribute()) }
+            if !attributes.isEmpty && nameKind == .parameter { census.attributedParameter = true }
             var firstName: Int?
             var secondName: Int?
             if nameKind == .closureParameter && (kind.isWord || at(.wildcard) || at(.dollarIdentifier))

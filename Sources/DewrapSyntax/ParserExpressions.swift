@@ -446,6 +446,7 @@ extension ParserState {
             }
             advance()  // `in`
             signature = TokenSpan(signatureStart, end)
+            census.closureSignature = true
         }
         let items = parseItems(.code)
         var close: Int?
