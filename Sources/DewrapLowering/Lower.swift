@@ -486,7 +486,7 @@ struct FileLowering {
             let text = renderProperty(
                 property, container: plan.container, typeName: typeName, storageInitializer: initializer, context: context)
             result.append(Edit(start: tokens[property.declaration.prefix.start].start,
-                               end: tokens[property.declaration.span.upper - 1].end, text: Array(text.utf8)))
+                               end: tokens[property.declaration.span.upper - 1].end, text: text))
         }
         if let isolation = inferredIsolation(plan) {
             let start = tokens[plan.type.prefix.start].start

@@ -6,63 +6,77 @@ import DewrapSyntax
 /// as a key path root.
 func renderProperty(
     _ property: WrappedProperty, container: ContainerKind, typeName: String, storageInitializer: String?, context: SourceContext
-) -> String {
+) -> [UInt8] {
     let declaration = property.declaration
     let wrapper = property.wrapper
     let indent = context.indentation(of: declaration.prefix.start)
     let unit = context.indentUnit
     let eol = context.lineEnding
+    let name = property.name
 
     // Attributes other than the wrapper stay on `x`; `@_spi` is also copied to `_x` and `_$x` (S-1, I-6).
-    var keptAttributes: [String] = []
-    var spiAttributes: [String] = []
+    // Each piece is followed by a space.
+    var kept = CodeText()
+    var spi = CodeText()
     func isWrapperAttribute(_ attribute: Attribute) -> Bool {
         attribute.atSign == property.attribute.atSign || property.inner.contains { $0.attribute.atSign == attribute.atSign }
     }
     for attribute in declaration.prefix.attributes where !isWrapperAttribute(attribute) {
-        let text = context.text(TokenSpan(attribute.atSign, (attribute.arguments ?? attribute.name).upper))
-        keptAttributes.append(text)
-        if context.text(attribute.name.lower) == "_spi" { spiAttributes.append(text) }
+        let span = TokenSpan(attribute.atSign, (attribute.arguments ?? attribute.name).upper)
+        kept.append(span, from: context)
+        kept += " "
+        if context.token(attribute.name.lower, isSpelled: spiName) {
+            spi.append(span, from: context)
+            spi += " "
+        }
     }
-    let modifiers = declaration.prefix.modifiers.map { modifier in
-        context.text(TokenSpan(modifier.keyword, (modifier.detail?.upper ?? modifier.keyword + 1)))
-    }
-    let spi = spiAttributes.map { $0 + " " }.joined()
     // I-1: `x` takes the isolation of `wrappedValue`, unless the property states its own.
     let ownIsolation = declaration.prefix.attributes.contains { context.text($0.name).hasSuffix("Actor") }
-        || modifiers.contains { $0.hasPrefix("nonisolated") }
-    let isolation = ownIsolation ? [] : wrapper.wrappedValue.isolation.map { [$0] } ?? []
+        || declaration.prefix.modifiers.contains { context.text($0.keyword).hasPrefix("nonisolated") }
+    if !ownIsolation, let isolation = wrapper.wrappedValue.isolation {
+        kept.write(isolation, " ")
+    }
+    for modifier in declaration.prefix.modifiers {
+        kept.append(TokenSpan(modifier.keyword, modifier.detail?.upper ?? modifier.keyword + 1), from: context)
+        kept += " "
+    }
+
+    // In directive mode each generated declaration is one line, so that all of it maps to the original's line.
+    let separator = context.lineBreak(mappedTo: context.line(of: declaration.prefix.start)) + indent
+    var text = CodeText(capacity: 512)
 
     // S-1: `private`, `final private` in a class, `private static` for a static property.
-    let storageModifiers = property.isStatic ? "private static " : container == .class ? "final private " : "private "
-    var storage = spi + storageModifiers + "var _\(property.name): \(property.storageType)"
-    if let storageInitializer { storage += " = " + storageInitializer }
+    text += spi
+    text += property.isStatic ? "private static var _" : container == .class ? "final private var _" : "private var _"
+    text.write(name, ": ", property.storageType)
+    if let storageInitializer { text.write(" = ", storageInitializer) }
+    text += separator
 
     // `mutating`/`nonmutating` only on instance properties of value types.
     let valueMember = container == .struct && !property.isStatic
     let setter = property.setter
     let setterKeyword = valueMember && setter == .nonmutating ? "nonmutating set" : "set"
     let getterKeyword = valueMember && wrapper.wrappedValue.mutatingGetter ? "mutating get" : "get"
-    let storageName = "_" + property.name
+    let storageName = "_" + name
     // a class instance property of a wrapper with the enclosing-instance subscript goes through it.
     let enclosing = container == .class && !property.isStatic ? wrapper.enclosingInstance : nil
     let access = enclosing.map { _ in
-        "\(property.storageType)[_enclosingInstance: self, wrapped: \\\(typeName).\(property.name), storage: \\\(typeName).\(storageName)]"
+        "\(property.storageType)[_enclosingInstance: self, wrapped: \\\(typeName).\(name), storage: \\\(typeName).\(storageName)]"
     } ?? storageName + String(repeating: ".wrappedValue", count: 1 + property.inner.count)
-    // In directive mode each generated declaration is one line, so that all of it maps to the original's line.
     let compact = context.lineDirectives != nil
     let open = compact ? " " : eol + indent + unit
     let close = compact ? " " : eol + indent
-    var computed = (keptAttributes + isolation + modifiers).map { $0 + " " }.joined() + "var \(property.name): \(property.valueType) {" + open
-    computed += "\(getterKeyword) { \(access) }"
+    text += kept
+    text.write("var ", name, ": ", property.valueType, " {", open)
+    text.write(getterKeyword, " { ", access, " }")
     var helpers: [(text: String, line: Int)] = []
     if (enclosing ?? setter) != .none {
         if property.willSet == nil && property.didSet == nil {
-            computed += open + "\(setterKeyword) { \(access) = newValue }"
+            text.write(open, setterKeyword, " { ", access, " = newValue }")
             // A-4, Decision 2: `_modify` where it keeps in-place mutation (a stored or `_modify` wrappedValue).
             // and for every composition (A-7: without it `x += 1` reads the outer wrapper once more).
             if enclosing == nil && (wrapper.wrappedValue.needsModify || !property.inner.isEmpty) {
-                computed += open + (valueMember && setter == .nonmutating ? "nonmutating " : "") + "_modify { yield &\(access) }"
+                text.write(open, valueMember && setter == .nonmutating ? "nonmutating " : "", "_modify { yield &", access, " }")
             }
         } else {
             // old value (only when didSet uses it), willSet, store, didSet; the
@@ -89,40 +103,49 @@ func renderProperty(
                     + outdented(context.text(blockSpan(didSet)), by: unit, eol: eol), context.line(of: didSet.body!.open)))
             }
             if compact {
-                computed += open + "\(setterKeyword) { " + steps.joined(separator: "; ") + " }"
+                text.write(open, setterKeyword, " { ", steps.joined(separator: "; "), " }")
             } else {
                 let step = eol + indent + unit + unit
-                computed += open + "\(setterKeyword) {" + steps.map { step + $0 }.joined() + eol + indent + unit + "}"
+                text.write(open, setterKeyword, " {")
+                for line in steps { text.write(step, line) }
+                text.write(eol, indent, unit, "}")
             }
         }
     }
-    computed += close + "}"
+    text.write(close, "}")
 
-    var lines = [storage, computed]
     if let projected = property.projectedType, let member = wrapper.projectedValue {
+        text += separator
+        text += spi
         // S-2: `x`'s access (its setter access for the setter), the projection's own isolation.
-        var words = member.isolation.map { [$0] } ?? []
-        if let access = property.access { words.append(access == "open" ? "public" : access) }
+        if let isolation = member.isolation { text.write(isolation, " ") }
+        if let access = property.access { text.write(access == "open" ? "public" : access, " ") }
         if member.setter != .none {
-            words += declaration.prefix.modifiers.filter { $0.detail != nil && context.text($0.keyword) != "nonisolated" }
-                .map { context.text(TokenSpan($0.keyword, $0.detail!.upper)) }
-        }
-        if property.isStatic { words.append("static") }
-        let prefix = spi + words.map { $0 + " " }.joined() + "var _$\(property.name): \(projected) "
-        if member.setter == .none && !member.mutatingGetter {
-            lines.append(prefix + "{ \(storageName).projectedValue }")
-        } else {
-            var text = prefix + "{ " + (valueMember && member.mutatingGetter ? "mutating get" : "get") + " { \(storageName).projectedValue }"
-            if member.setter != .none {
-                text += " " + (valueMember && member.setter == .nonmutating ? "nonmutating set" : "set") + " { \(storageName).projectedValue = newValue }"
+            for modifier in declaration.prefix.modifiers where modifier.detail != nil && context.text(modifier.keyword) != "nonisolated" {
+                text.append(TokenSpan(modifier.keyword, modifier.detail!.upper), from: context)
+                text += " "
             }
-            lines.append(text + " }")
+        }
+        if property.isStatic { text += "static " }
+        text.write("var _$", name, ": ", projected, " ")
+        if member.setter == .none && !member.mutatingGetter {
+            text.write("{ ", storageName, ".projectedValue }")
+        } else {
+            text.write("{ ", valueMember && member.mutatingGetter ? "mutating get" : "get", " { ", storageName, ".projectedValue }")
+            if member.setter != .none {
+                text.write(" ", valueMember && member.setter == .nonmutating ? "nonmutating set" : "set")
+                text.write(" { ", storageName, ".projectedValue = newValue }")
+            }
+            text += " }"
         }
     }
-    let line = context.line(of: declaration.prefix.start)
-    return lines.joined(separator: context.lineBreak(mappedTo: line) + indent)
-        + helpers.map { context.lineBreak(mappedTo: $0.line) + indent + $0.text }.joined()
+    for helper in helpers {
+        text.write(context.lineBreak(mappedTo: helper.line), indent, helper.text)
+    }
+    return text.bytes
 }
+
+private let spiName = Array("_spi".utf8)
 
 /// The name in `didSet(old)` / `willSet(new)`, if written.
 private func observerParameter(_ accessor: Accessor, context: SourceContext) -> String? {

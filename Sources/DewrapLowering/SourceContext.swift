@@ -55,27 +55,40 @@ struct SourceContext {
     }
 
     func text(bytes range: Range<Int>) -> String {
+        // Most copied text holds no rewrite: one String straight from the bytes.
+        guard let first = firstTokenEdit(in: range) else { return String(decoding: bytes[range], as: UTF8.self) }
         var result: [UInt8] = []
+        appendText(bytes: range, firstEdit: first, to: &result)
+        return String(decoding: result, as: UTF8.self)
+    }
+
+    /// Appends the source bytes `range` to `output`, `$x` rewrites applied.
+    func appendText(bytes range: Range<Int>, to output: inout [UInt8]) {
+        guard let first = firstTokenEdit(in: range) else { return output.append(contentsOf: bytes[range]) }
+        appendText(bytes: range, firstEdit: first, to: &output)
+    }
+
+    private func appendText(bytes range: Range<Int>, firstEdit: Int, to output: inout [UInt8]) {
         var position = range.lowerBound
-        // The first rewrite at or after the range (binary search: there may be many).
+        for edit in tokenEdits[firstEdit...] {
+            guard edit.end <= range.upperBound else { break }
+            output += bytes[position..<edit.start]
+            output += edit.text
+            position = edit.end
+        }
+        output += bytes[position..<range.upperBound]
+    }
+
+    /// The index of the first `$x` rewrite inside `range`, if there is one.
+    private func firstTokenEdit(in range: Range<Int>) -> Int? {
+        // Binary search: there may be many.
         var low = 0
         var high = tokenEdits.count
         while low < high {
             let middle = (low + high) / 2
             if tokenEdits[middle].start < range.lowerBound { low = middle + 1 } else { high = middle }
         }
-        // Most copied text holds no rewrite: one String straight from the bytes.
-        if low == tokenEdits.count || tokenEdits[low].end > range.upperBound {
-            return String(decoding: bytes[range], as: UTF8.self)
-        }
-        for edit in tokenEdits[low...] {
-            guard edit.end <= range.upperBound else { break }
-            result += bytes[position..<edit.start]
-            result += edit.text
-            position = edit.end
-        }
-        result += bytes[position..<range.upperBound]
-        return String(decoding: result, as: UTF8.self)
+        return low < tokenEdits.count && tokenEdits[low].end <= range.upperBound ? low : nil
     }
 
     /// The 1-based line of `token`.
