@@ -65,12 +65,12 @@ public func lower(_ source: [UInt8], fileName: String, options: LoweringOptions 
         return LoweringResult(output: source, diagnostics: warnings)
     }
     let tree = Parser.parse(source, lexed: lexed)
+    var context = SourceContext(bytes: source, tree: tree, lineDirectives: options.lineDirectives)
     var shapes = WrapperCatalog.shapes
     shapes.merge(options.wrapperShapes)
-    shapes.merge(WrapperShapes(tree: tree, bytes: source))
-    var lowering = FileLowering(
-        context: SourceContext(bytes: source, tree: tree, lineDirectives: options.lineDirectives, shapes: shapes),
-        swiftVersion: options.swiftVersion)
+    shapes.merge(WrapperShapes(context: context))
+    context.shapes = shapes
+    var lowering = FileLowering(context: context, swiftVersion: options.swiftVersion)
     lowering.run()
     var diagnostics = tree.lexerDiagnostics.map { Diagnostic(.warning, at: $0.offset, $0.message) }
     diagnostics += tree.diagnostics.map { Diagnostic(.warning, at: $0.offset, "cannot parse: \($0.message)") }
@@ -170,7 +170,6 @@ struct FileLowering {
     mutating func run() {
         var plans: [TypePlan] = []
         var leftNames: Set<String> = []
-        let sendable = SendableOracle(context: context)
         // The first token at or after each parse problem (binary search: tokens are sorted by offset).
         let tokens = context.tree.tokens
         let parseProblems = context.tree.diagnostics.map { problem in
@@ -189,6 +188,7 @@ struct FileLowering {
             types.append(type)
             if type.kind == .extension { extensions[context.text(type.name), default: []].append(type) }
         }
+        let sendable = SendableOracle(context: context, types: types)
         var brokenTypes: [TokenSpan] = []
         for type in types {
             // A problem at the token right after the type (often the end of the file, for a

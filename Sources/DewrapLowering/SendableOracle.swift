@@ -5,8 +5,17 @@ import DewrapSyntax
 /// generated inits then stay isolated, which is the safe side).
 struct SendableOracle {
     private let context: SourceContext
-    /// Same-file value types: name → the types of their stored properties (nil: not known to be Sendable).
-    private var fileTypes: [String: [String]?] = [:]
+    /// What the same-file types say about being Sendable.
+    private var fileTypes: [String: FileType] = [:]
+
+    private enum FileType {
+        /// Declared `Sendable`.
+        case sendable
+        /// Public, generic, a view, or not a value type: not known to be Sendable.
+        case unknown
+        /// Sendable when the types of its stored properties are; read when first asked.
+        case members([Item])
+    }
     /// Same-file structs and enums without global-actor isolation: calling their inits needs no actor.
     private(set) var actorFreeTypes: Set<String> = []
 
@@ -16,12 +25,13 @@ struct SendableOracle {
         "Bool", "String", "Character", "Substring", "Date", "UUID", "URL", "Data", "Decimal", "Never", "Void",
     ]
 
-    init(context: SourceContext) {
+    /// `types`: every type declaration in the file, at any depth.
+    init(context: SourceContext, types: [TypeDecl]) {
         self.context = context
-        var types: [String: [String]?] = [:]
+        var fileTypes: [String: FileType] = [:]
         var actorFree: Set<String> = []
-        context.tree.forEachItem { item in
-            guard case .type(let type) = item, let body = type.body else { return }
+        for type in types {
+            guard let body = type.body else { continue }
             let name = context.text(type.name)
             let inherits = type.inheritance.map { context.text($0) }
             let isPublic = type.prefix.modifiers.contains { ["public", "open", "package"].contains(context.text($0.keyword)) }
@@ -31,17 +41,17 @@ struct SendableOracle {
             switch type.kind {
             case .struct, .enum:
                 if inherits.contains("Sendable") {
-                    types[name] = .some([])
+                    fileTypes[name] = .sendable
                 } else if isPublic || type.genericParameters != nil || inherits.contains("View") {
-                    types[name] = .some(nil)
+                    fileTypes[name] = .unknown
                 } else {
-                    types[name] = .some(storedTypes(of: body.items, context: context))
+                    fileTypes[name] = .members(body.items)
                 }
             default:
-                types[name] = .some(nil)
+                fileTypes[name] = .unknown
             }
         }
-        fileTypes = types
+        self.fileTypes = fileTypes
         actorFreeTypes = actorFree
     }
 
@@ -70,9 +80,10 @@ struct SendableOracle {
                 return isSendable(part.trimmingSpaces, visiting: &visiting)
             }
         }
-        if let open = type.firstIndex(of: "<"), type.hasSuffix(">") {
+        // Searched as UTF-8: `<` and `>` are ASCII, and a Character search costs far more.
+        if let open = type.utf8.firstIndex(of: UInt8(ascii: "<")), type.utf8.last == UInt8(ascii: ">") {
             let base = String(type[..<open])
-            let arguments = splitTopLevel(String(type[type.index(after: open)..<type.index(before: type.endIndex)]), on: ",")
+            let arguments = splitTopLevel(String(type[type.utf8.index(after: open)..<type.utf8.index(before: type.endIndex)]), on: ",")
             if ["Optional", "Array", "Dictionary", "Set"].contains(base) {
                 return arguments.allSatisfy { isSendable($0.trimmingSpaces, visiting: &visiting) }
             }
@@ -85,7 +96,19 @@ struct SendableOracle {
         }
         if Self.standardValueTypes.contains(type) { return true }
         if fileTypes[type] == nil, let shape = context.shapes.shape(named: type), shape.sendable == .always { return true }
-        guard let entry = fileTypes[type], let stored = entry, !visiting.contains(type) else { return false }
+        let stored: [String]?
+        switch fileTypes[type] {
+        case nil, .unknown: return false
+        case .sendable: stored = []
+        case .members(let items):
+            if let known = answers.storedTypes[type] {
+                stored = known
+            } else {
+                stored = storedTypes(of: items, context: context)
+                answers.storedTypes[type] = .some(stored)
+            }
+        }
+        guard let stored, !visiting.contains(type) else { return false }
         visiting.insert(type)
         defer { visiting.remove(type) }
         return stored.allSatisfy { isSendable($0, visiting: &visiting) }
@@ -127,24 +150,30 @@ private func storedTypes(of items: [Item], context: SourceContext) -> [String]? 
 }
 
 /// Splits at `separator` outside brackets, parentheses and angle brackets.
-func splitTopLevel(_ text: String, on separator: Character) -> [String] {
+/// On UTF-8 bytes: the separator and the brackets are ASCII, so a split never
+/// falls inside a character (and Character iteration costs more than the rest).
+func splitTopLevel(_ text: String, on separator: Unicode.Scalar) -> [String] {
+    guard separator.isASCII else { return [text] }
+    let mark = UInt8(separator.value)
     var parts: [String] = []
-    var current = ""
     var depth = 0
-    for character in text {
-        switch character {
-        case "<", "[", "(": depth += 1
-        case ">", "]", ")": depth -= 1
+    let utf8 = text.utf8
+    var start = utf8.startIndex
+    var index = start
+    while index != utf8.endIndex {
+        let byte = utf8[index]
+        switch byte {
+        case UInt8(ascii: "<"), UInt8(ascii: "["), UInt8(ascii: "("): depth += 1
+        case UInt8(ascii: ">"), UInt8(ascii: "]"), UInt8(ascii: ")"): depth -= 1
         default: break
         }
-        if character == separator && depth == 0 {
-            parts.append(current)
-            current = ""
-        } else {
-            current.append(character)
+        if byte == mark && depth == 0 {
+            parts.append(String(text[start..<index]))
+            start = utf8.index(after: index)
         }
+        index = utf8.index(after: index)
     }
-    parts.append(current)
+    parts.append(String(text[start...]))
     return parts
 }
 
@@ -160,4 +189,6 @@ extension String {
 /// A memo shared by the copies of one oracle (it is passed by value).
 private final class AnswerCache {
     var results: [String: Bool] = [:]
+    /// The stored property types of same-file types asked about (nil: one of them is unknown).
+    var storedTypes: [String: [String]?] = [:]
 }

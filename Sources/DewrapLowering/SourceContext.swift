@@ -16,7 +16,7 @@ struct SourceContext {
     let lineDirectives: String?
     let lines: LineTable
     /// The wrappers lowering knows: the catalog, `--wrapper-sources`, and those declared in this file.
-    let shapes: WrapperShapes
+    var shapes: WrapperShapes
 
     init(bytes: [UInt8], tree: SourceTree, lineDirectives: String? = nil, shapes: WrapperShapes = WrapperShapes()) {
         self.bytes = bytes

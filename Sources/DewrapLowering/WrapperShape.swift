@@ -165,12 +165,11 @@ public struct WrapperShapes: Sendable {
 
     /// Every `@propertyWrapper` type declared in `source` (extensions of it in the same source included).
     public init(readingDeclarationsIn source: [UInt8]) {
-        let tree = Parser.parse(source)
-        self.init(tree: tree, bytes: source)
+        self.init(context: SourceContext(bytes: source, tree: Parser.parse(source)))
     }
 
-    init(tree: SourceTree, bytes: [UInt8]) {
-        let context = SourceContext(bytes: bytes, tree: tree)
+    /// The wrappers and protocols declared in a parsed file.
+    init(context: SourceContext) {
         var wrappers: [TypeDecl] = []
         var extensions: [String: [TypeDecl]] = [:]
         // Top-level declarations only (in any `#if` branch): a nested wrapper's name is not its bare name.
@@ -192,7 +191,7 @@ public struct WrapperShapes: Sendable {
                 }
             }
         }
-        collect(tree.items)
+        collect(context.tree.items)
         for type in wrappers {
             let name = context.text(type.name)
             if let shape = readShape(type, extensions: extensions[name] ?? [], context: context) {
@@ -512,16 +511,16 @@ private func isASCIILetter(_ b: UInt8) -> Bool {
 /// Binds the generic parameters in `pattern` by matching it against `concrete`:
 /// `FetchedResults<Result>` against `FetchedResults<Item>` gives Result = Item.
 func matchType(_ pattern: String, _ concrete: String, parameters: [String], bindings: inout [String: [String]]) -> Bool {
-    let p = typeTokens(pattern)
     let c = typeTokens(concrete)
     // The common case, `wrappedValue: Value`: the whole type binds the parameter.
-    if p.count == 1, parameters.contains(p[0]), !c.isEmpty {
-        guard let known = bindings[p[0]] else {
-            bindings[p[0]] = c
+    if parameters.contains(pattern), !c.isEmpty {
+        guard let known = bindings[pattern] else {
+            bindings[pattern] = c
             return true
         }
         return known == c
     }
+    let p = typeTokens(pattern)
     let names = Set(parameters)
     // Types are short; a pathological one is not matched (the property is then left as written).
     guard c.count <= 4096 else { return false }
