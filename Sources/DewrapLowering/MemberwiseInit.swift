@@ -65,7 +65,7 @@ func planMemberwiseInit(
     let indent = context.indentation(of: first.declaration.prefix.start)
     let eol = context.lineEnding
     var end = tree.tokens[stored.last!.declaration.span.upper - 1].end
-    var text = ""
+    var text = CodeText(capacity: 1024)
     var stripped: [Edit] = []
     var strippedWrapped: Set<String> = []
     if let region = regions.first?.region {
@@ -76,42 +76,51 @@ func planMemberwiseInit(
             (directive: context.text(TokenSpan(clause.keyword, clause.condition?.upper ?? clause.keyword + 1)), index: Optional(index))
         }
         if !region.clauses.contains(where: { $0.condition == nil }) { clauses.append((directive: "#else", index: nil)) }
-        text = eol
+        text += eol
         for clause in clauses {
             let configuration = stored.filter { $0.placement == nil || $0.placement?.clause == clause.index }
-            let rendered = renderInits(type: type, stored: configuration, indent: indent, sendable: sendable, context: context)
-            text += eol + directiveIndent + clause.directive + rendered.text
-            stripped += rendered.stripped
-            strippedWrapped.formUnion(rendered.strippedWrapped)
+            text.write(eol, directiveIndent, clause.directive)
+            stripped += renderInits(
+                type: type, stored: configuration, indent: indent, sendable: sendable, context: context,
+                into: &text, strippedWrapped: &strippedWrapped)
         }
-        text += eol + directiveIndent + "#endif"
+        text.write(eol, directiveIndent, "#endif")
         // Unconditional properties appear in every configuration: strip them once.
         var seen = Set<Int>()
         stripped = stripped.filter { seen.insert($0.start).inserted }
     } else {
-        (text, stripped, strippedWrapped) = renderInits(type: type, stored: stored, indent: indent, sendable: sendable, context: context)
-        text = eol + text
+        text += eol
+        stripped = renderInits(
+            type: type, stored: stored, indent: indent, sendable: sendable, context: context,
+            into: &text, strippedWrapped: &strippedWrapped)
     }
     return MemberwisePlan(
-        insertion: Edit(start: end, end: end, text: Array(text.utf8)), strippedInitializers: stripped,
+        insertion: Edit(start: end, end: end, text: text.bytes), strippedInitializers: stripped,
         strippedWrapped: strippedWrapped)
 }
 
 /// `init()` (M-7, when it exists) and the memberwise init for one set of
-/// stored properties, each on its own lines after a line break.
+/// stored properties, each on its own lines after a line break, written to
+/// `text`. Returns the initializers to strip from plain properties, and adds
+/// the wrapped ones whose storage loses its initializer to `strippedWrapped`.
 private func renderInits(
-    type: TypeDecl, stored: [StoredProperty], indent: String, sendable: SendableOracle, context: SourceContext
-) -> (text: String, stripped: [Edit], strippedWrapped: Set<String>) {
+    type: TypeDecl, stored: [StoredProperty], indent: String, sendable: SendableOracle, context: SourceContext,
+    into text: inout CodeText, strippedWrapped: inout Set<String>
+) -> [Edit] {
     let tree = context.tree
     let unit = context.indentUnit
     let eol = context.lineEnding
 
-    var parameters: [String] = []
+    var parameters = CodeText(capacity: 256)  // separated by ", "
     // Statements with the line of the property they come from (for `#sourceLocation`).
-    var body: [(text: String, line: Int)] = []
-    var defaultBody: [(text: String, line: Int)] = []
+    var body: [(text: CodeText, line: Int)] = []
+    var defaultBody: [(text: CodeText, line: Int)] = []
+    func statement(_ a: String, _ b: String, _ c: String = "", _ d: String = "") -> CodeText {
+        var text = CodeText()
+        text.write(a, b, c, d)
+        return text
+    }
     var stripped: [Edit] = []
-    var strippedWrapped: Set<String> = []
     var accessRank = 3  // internal; lower ranks are narrower
     let ranks = ["private": 1, "fileprivate": 2]
     var allSendable = true
@@ -140,41 +149,44 @@ private func renderInits(
             // M-4, M-5: the wrapped type (an autoclosure for an autoclosure init) with its value as the
             // default, or the wrapper type with the storage's construction as the default.
             let storageStart = storageInitializer(for: wrapped, context: context)
-            var parameter: String
+            if !parameters.bytes.isEmpty { parameters += ", " }
             if wrapped.takesWrappedValueParameter {
                 let autoclosure = wrapped.wrapper.wrappedValueIsAutoclosure
                 let valueType = nilLiteralParameterType(wrapped, context: context) ?? wrapped.storageValueType
-                parameter = "\(name): " + (autoclosure ? "@autoclosure @escaping () -> " : "") + valueType
+                parameters.write(name, ": ", autoclosure ? "@autoclosure @escaping () -> " : "", valueType)
                 if let initializer = wrapped.initializer {
-                    parameter += " = " + context.text(initializer)
+                    parameters += " = "
+                    parameters.append(initializer, from: context)
                 } else if wrapped.isOptional {
-                    parameter += " = nil"
+                    parameters += " = nil"
                 }
-                body.append(("self._\(name) = " + storageInitializer(for: wrapped, value: autoclosure ? name + "()" : name, context: context)!, line))
+                let value = storageInitializer(for: wrapped, value: autoclosure ? name + "()" : name, context: context)!
+                body.append((statement("self._", name, " = ", value), line))
             } else {
-                parameter = "\(name): \(wrapped.storageType)" + (storageStart.map { " = " + $0 } ?? "")
-                body.append(("self._\(name) = \(name)", line))
+                parameters.write(name, ": ", wrapped.storageType)
+                if let storageStart { parameters.write(" = ", storageStart) }
+                body.append((statement("self._", name, " = ", name), line))
             }
             if let storageStart {
                 strippedWrapped.insert(name)
-                defaultBody.append(("self._\(name) = " + storageStart, line))
+                defaultBody.append((statement("self._", name, " = ", storageStart), line))
             }
-            parameters.append(parameter)
         } else {
-            var parameter = "\(name): \(type)"
+            if !parameters.bytes.isEmpty { parameters += ", " }
+            parameters.write(name, ": ", type)
             if let initializer = property.binding.initializer {
-                parameter += " = " + context.text(initializer)
-                defaultBody.append(("self.\(name) = \(context.text(initializer))", line))
+                let value = context.text(initializer)
+                parameters.write(" = ", value)
+                defaultBody.append((statement("self.", name, " = ", value), line))
                 // M-8 step 1: the init assigns it, so the declaration must not evaluate it too.
                 let before = property.binding.type?.upper ?? property.binding.pattern.upper
                 let start = tree.tokens[before - 1].end
                 let end = tree.tokens[initializer.upper - 1].end
                 stripped.append(Edit(start: start, end: end, text: Array((property.binding.type == nil ? ": \(type)" : "").utf8)))
             } else if !property.isLet && (type.hasSuffix("?") || type.hasSuffix("!")) {
-                parameter += " = nil"
+                parameters += " = nil"
             }
-            parameters.append(parameter)
-            body.append(("self.\(name) = \(name)", line))
+            body.append((statement("self.", name, " = ", name), line))
         }
     }
 
@@ -182,23 +194,39 @@ private func renderInits(
     let isolated = isGlobalActorIsolated(type, context: context)
     let nonisolated = isolated && allSendable && initializersNeedNoActor ? "nonisolated " : ""
     let typeLine = context.line(of: type.keyword)
-    func render(_ signature: String, _ lines: [(text: String, line: Int)]) -> String {
-        guard !lines.isEmpty else { return indent + signature + " {}" }
+    // After the signature: the body, each statement on its own line.
+    func render(_ lines: [(text: CodeText, line: Int)]) {
+        guard !lines.isEmpty else { return text += " {}" }
+        text += " {"
         if context.lineDirectives != nil {
             // The signature maps to the struct, each statement to its property.
-            return indent + signature + " {" + lines.map { context.lineBreak(mappedTo: $0.line) + indent + unit + $0.text }.joined()
-                + context.lineBreak(mappedTo: typeLine) + indent + "}"
+            for line in lines {
+                text.write(context.lineBreak(mappedTo: line.line), indent, unit)
+                text += line.text
+            }
+            text.write(context.lineBreak(mappedTo: typeLine), indent, "}")
+        } else {
+            text += eol
+            for line in lines {
+                text.write(indent, unit)
+                text += line.text
+                text += eol
+            }
+            text.write(indent, "}")
         }
-        return indent + signature + " {" + eol + lines.map { indent + unit + $0.text + eol }.joined() + indent + "}"
     }
     let newLine = context.lineBreak(mappedTo: typeLine)
-    var text = ""
     // M-7: `init()` too, when every stored property has a value without arguments.
-    if stored.allSatisfy(\.isInitializedAtDeclaration) && !parameters.isEmpty {
-        text += newLine + render("\(nonisolated)\(access)init()", defaultBody) + (context.lineDirectives == nil ? eol : "")
+    if stored.allSatisfy(\.isInitializedAtDeclaration) && !parameters.bytes.isEmpty {
+        text.write(newLine, indent, nonisolated, access, "init()")
+        render(defaultBody)
+        if context.lineDirectives == nil { text += eol }
     }
-    text += newLine + render("\(nonisolated)\(access)init(\(parameters.joined(separator: ", ")))", body)
-    return (text, stripped, strippedWrapped)
+    text.write(newLine, indent, nonisolated, access, "init(")
+    text += parameters
+    text += ")"
+    render(body)
+    return stripped
 }
 
 /// `@MainActor` on the type, or a `View` conformance (I-3).
