@@ -17,6 +17,8 @@ struct SourceContext {
     let lines: LineTable
     /// The wrappers lowering knows: the catalog, `--wrapper-sources`, and those declared in this file.
     var shapes: WrapperShapes
+    /// Storage and projection types derived so far, shared by the copies of this context.
+    let derivedTypes = DerivedTypes()
 
     init(bytes: [UInt8], tree: SourceTree, lineDirectives: String? = nil, shapes: WrapperShapes = WrapperShapes()) {
         self.bytes = bytes
@@ -136,4 +138,17 @@ func sourceLocation(_ file: String, line: Int) -> String {
         }
     }
     return "#sourceLocation(file: \"\(escaped)\", line: \(line))"
+}
+
+/// The storage and projection types of a wrapper for a value type, by
+/// `"Wrapper ValueType"`: the same few pairs come up for most properties of a
+/// file, and deriving them means matching and rewriting type text.
+final class DerivedTypes {
+    struct Entry {
+        var storageType: String
+        var projectedType: String?
+    }
+
+    /// Nil when the wrapper's generic arguments cannot be read from that value type.
+    var byKey: [String: Entry?] = [:]
 }

@@ -221,21 +221,31 @@ func analyzeProperty(
     let isImplicitlyUnwrapped = valueType.hasSuffix("!")
     let storageValueType = isImplicitlyUnwrapped ? String(valueType.dropLast()) + "?" : valueType
     let isOptional = isImplicitlyUnwrapped || valueType.hasSuffix("?") || valueType.hasPrefix("Optional<")
-    // The storage's generic arguments: matched from `wrappedValue`'s declared type, then from same-type requirements.
-    if !wrapper.genericParameters.isEmpty {
-        _ = matchType(wrapper.wrappedValue.type, storageValueType, parameters: wrapper.genericParameters, bindings: &bindings)
-        for requirement in wrapper.initializers.flatMap(\.sameType) {
-            if let known = bindings[requirement.0] {
-                _ = matchType(requirement.1, typeText(known), parameters: wrapper.genericParameters, bindings: &bindings)
+    // Without generic arguments on the attribute, they follow from the wrapper and the value type alone.
+    let key = bindings.isEmpty ? wrapper.name + " " + storageValueType : nil
+    let types: DerivedTypes.Entry?
+    if let key, let known = context.derivedTypes.byKey[key] {
+        types = known
+    } else {
+        // The storage's generic arguments: matched from `wrappedValue`'s declared type, then from same-type requirements.
+        if !wrapper.genericParameters.isEmpty {
+            _ = matchType(wrapper.wrappedValue.type, storageValueType, parameters: wrapper.genericParameters, bindings: &bindings)
+            for requirement in wrapper.initializers.flatMap(\.sameType) {
+                if let known = bindings[requirement.0] {
+                    _ = matchType(requirement.1, typeText(known), parameters: wrapper.genericParameters, bindings: &bindings)
+                }
             }
         }
+        types = wrapper.genericParameters.allSatisfy({ bindings[$0] != nil })
+            ? DerivedTypes.Entry(storageType: wrapper.storageType(bindings), projectedType: wrapper.projectedType(bindings)) : nil
+        if let key { context.derivedTypes.byKey[key] = .some(types) }
     }
-    guard wrapper.genericParameters.allSatisfy({ bindings[$0] != nil }) else {
+    guard let types else {
         return .leave(Diagnostic(.warning, at: nameOffset,
             "cannot lower '\(name)': the generic arguments of '\(wrapper.name)' cannot be read from its type"))
     }
-    let storageType = wrapper.storageType(bindings)
-    let projectedType = wrapper.projectedType(bindings)
+    let storageType = types.storageType
+    let projectedType = types.projectedType
     let access = context.declaredAccess(declaration.prefix)
     return .lower(WrappedProperty(
         declaration: declaration, binding: binding, wrapper: wrapper, attribute: attribute, name: name, nameToken: nameToken,
