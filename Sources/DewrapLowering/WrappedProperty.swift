@@ -1,39 +1,70 @@
 import DewrapSyntax
 
-/// A member property with a known wrapper, read off its declaration.
-struct WrappedProperty {
-    var declaration: VariableDecl
-    var binding: PatternBinding
-    var wrapper: WrapperShape
-    var attribute: Attribute
-    var name: String
-    var nameToken: Int
+/// A member property with a known wrapper, read off its declaration. A class:
+/// the plans for its type, its memberwise init and its `$x` rewrites all refer
+/// to the one analysis, which is never changed once made.
+final class WrappedProperty {
+    let declaration: VariableDecl
+    let binding: PatternBinding
+    let wrapper: WrapperShape
+    let attribute: Attribute
+    let name: String
+    let nameToken: Int
     /// `T` as written (or inferred), e.g. `Bool`, `Int!`.
-    var valueType: String
+    let valueType: String
     /// `T` with a trailing `!` made `?`: the type `wrappedValue` has.
-    var storageValueType: String
-    var isOptional: Bool
-    var initializer: TokenSpan?
+    let storageValueType: String
+    let isOptional: Bool
+    let initializer: TokenSpan?
     /// The attribute's arguments without their parentheses: `"k"` in `@AppStorage("k")`.
-    var attributeArguments: TokenSpan?
+    let attributeArguments: TokenSpan?
     /// `W<T>` (or `W` for a wrapper without generic parameters); `A<B<T>>` for a composition.
-    var storageType: String
+    let storageType: String
     /// The wrappers inside the outermost one, outer to inner: `@A @B @C` gives B, C.
-    var inner: [WrapperLayer] = []
+    let inner: [WrapperLayer]
     /// Whether and how `x` can be set: the outermost wrapper's setter, or for a
     /// composition decided from the innermost wrapper outwards.
     var setter: WrapperShape.Setter { inner.isEmpty ? wrapper.wrappedValue.setter : composedSetter }
-    var composedSetter: WrapperShape.Setter = .none
+    let composedSetter: WrapperShape.Setter
     /// The type of `projectedValue` for this property, if the wrapper has one.
-    var projectedType: String?
+    let projectedType: String?
     /// The getter's access keyword (`public` for `public private(set)`), if written.
-    var access: String?
-    var isStatic: Bool
+    let access: String?
+    let isStatic: Bool
     /// The `#if` branch the declaration sits in, if any.
-    var placement: Placement?
+    let placement: Placement?
     /// `willSet` and `didSet` observers.
-    var willSet: Accessor?
-    var didSet: Accessor?
+    let willSet: Accessor?
+    let didSet: Accessor?
+
+    init(
+        declaration: VariableDecl, binding: PatternBinding, wrapper: WrapperShape, attribute: Attribute, name: String,
+        nameToken: Int, valueType: String, storageValueType: String, isOptional: Bool, initializer: TokenSpan?,
+        attributeArguments: TokenSpan?, storageType: String, projectedType: String?, access: String?, isStatic: Bool,
+        placement: Placement?, willSet: Accessor?, didSet: Accessor?, inner: [WrapperLayer] = [],
+        composedSetter: WrapperShape.Setter = .none
+    ) {
+        self.declaration = declaration
+        self.binding = binding
+        self.wrapper = wrapper
+        self.attribute = attribute
+        self.name = name
+        self.nameToken = nameToken
+        self.valueType = valueType
+        self.storageValueType = storageValueType
+        self.isOptional = isOptional
+        self.initializer = initializer
+        self.attributeArguments = attributeArguments
+        self.storageType = storageType
+        self.projectedType = projectedType
+        self.access = access
+        self.isStatic = isStatic
+        self.placement = placement
+        self.willSet = willSet
+        self.didSet = didSet
+        self.inner = inner
+        self.composedSetter = composedSetter
+    }
 
     /// How the storage is initialized at the declaration (V-1…V-3).
     enum StorageStart {
@@ -311,15 +342,15 @@ private func analyzeComposition(
     let outer = storage[0]
     let projectedType = outer.shape.projectedType(outer.bindings)
     let access = context.declaredAccess(declaration.prefix)
-    var property = WrappedProperty(
+    let property = WrappedProperty(
         declaration: declaration, binding: binding, wrapper: outer.shape, attribute: outer.attribute, name: name,
         nameToken: nameToken, valueType: valueType, storageValueType: valueType, isOptional: isOptional,
         initializer: binding.initializer, attributeArguments: outer.arguments, storageType: outer.type,
-        projectedType: projectedType, access: access, isStatic: isStatic, placement: placement, willSet: willSet, didSet: didSet)
-    property.inner = storage.dropFirst().map {
-        WrapperLayer(attribute: $0.attribute, wrapper: $0.shape, attributeArguments: $0.arguments, storageType: $0.type)
-    }
-    property.composedSetter = setter
+        projectedType: projectedType, access: access, isStatic: isStatic, placement: placement, willSet: willSet, didSet: didSet,
+        inner: storage.dropFirst().map {
+            WrapperLayer(attribute: $0.attribute, wrapper: $0.shape, attributeArguments: $0.arguments, storageType: $0.type)
+        },
+        composedSetter: setter)
     return .lower(property)
 }
 
@@ -347,12 +378,16 @@ private func genericArguments(fromMetatypeArguments text: String, of wrapper: Wr
 
 /// A member type of the wrapper with its nested type names qualified: `Binding` in `FocusState` is `FocusState<Value>.Binding`.
 func qualifiedMemberType(_ type: String, in wrapper: WrapperShape) -> String {
+    qualifiedMemberType(type, of: wrapper.name, genericParameters: wrapper.genericParameters, nestedTypes: wrapper.nestedTypes)
+}
+
+func qualifiedMemberType(_ type: String, of wrapper: String, genericParameters: [String], nestedTypes: Set<String>) -> String {
     let tokens = typeTokens(type)
     var result: [String] = []
     for (index, token) in tokens.enumerated() {
-        if wrapper.nestedTypes.contains(token) && (index == 0 || tokens[index - 1] != ".") {
-            result.append(wrapper.name)
-            if !wrapper.genericParameters.isEmpty { result += ["<"] + wrapper.genericParameters.flatMap { [$0, ","] }.dropLast() + [">"] }
+        if nestedTypes.contains(token) && (index == 0 || tokens[index - 1] != ".") {
+            result.append(wrapper)
+            if !genericParameters.isEmpty { result += ["<"] + genericParameters.flatMap { [$0, ","] }.dropLast() + [">"] }
             result.append(".")
         }
         result.append(token)

@@ -3,7 +3,8 @@ import DewrapSyntax
 /// What lowering needs to know about one property-wrapper type, read from its
 /// Swift declaration (SPEC Decision 7): the built-in catalog, a
 /// `@propertyWrapper` type in the input, or one in `--wrapper-sources`.
-public struct WrapperShape: Sendable {
+/// A class: every property and look-up refers to the one reading, which never changes.
+public final class WrapperShape: Sendable {
     public enum Kind: Sendable {
         case `struct`, `class`, `enum`
     }
@@ -64,23 +65,43 @@ public struct WrapperShape: Sendable {
         }
     }
 
-    public var name: String
-    public var kind: Kind
+    public let name: String
+    public let kind: Kind
     /// The names of the generic parameters, in order.
-    public var genericParameters: [String]
-    public var initializers: [Initializer]
-    public var wrappedValue: Member
-    public var projectedValue: Member?
+    public let genericParameters: [String]
+    public let initializers: [Initializer]
+    public let wrappedValue: Member
+    public let projectedValue: Member?
     /// `static subscript(_enclosingInstance:wrapped:storage:)` (A-6), and whether it has a setter.
-    public var enclosingInstance: Setter?
+    public let enclosingInstance: Setter?
     /// Types declared inside the wrapper (`FocusState.Binding`): a member type naming one is qualified.
-    public var nestedTypes: Set<String>
+    public let nestedTypes: Set<String>
     /// Conformance to `Sendable`: always, when every generic argument is, or unknown.
-    public var sendable: Sendability
+    public let sendable: Sendability
     /// `wrappedValue`'s and `projectedValue`'s types as type tokens with nested type
     /// names qualified: read once with the declaration, substituted for every property.
-    var wrappedValueTokens: [String] = []
-    var projectedValueTokens: [String]?
+    let wrappedValueTokens: [String]
+    let projectedValueTokens: [String]?
+
+    init(
+        name: String, kind: Kind, genericParameters: [String], initializers: [Initializer], wrappedValue: Member,
+        projectedValue: Member?, enclosingInstance: Setter?, nestedTypes: Set<String>, sendable: Sendability
+    ) {
+        self.name = name
+        self.kind = kind
+        self.genericParameters = genericParameters
+        self.initializers = initializers
+        self.wrappedValue = wrappedValue
+        self.projectedValue = projectedValue
+        self.enclosingInstance = enclosingInstance
+        self.nestedTypes = nestedTypes
+        self.sendable = sendable
+        func qualified(_ type: String) -> [String] {
+            typeTokens(qualifiedMemberType(type, of: name, genericParameters: genericParameters, nestedTypes: nestedTypes))
+        }
+        wrappedValueTokens = qualified(wrappedValue.type)
+        projectedValueTokens = projectedValue.map { qualified($0.type) }
+    }
 
     public enum Sendability: Sendable {
         case always, whenArgumentsAre, unknown
@@ -233,16 +254,20 @@ public struct WrapperShapes: Sendable {
 /// The protocol names in one inheritance entry: `Swift.Decodable` gives
 /// `Decodable`, `A & B` gives both; generic arguments and attributes dropped.
 func inheritedNames(_ text: String) -> [String] {
-    text.split(separator: "&").compactMap { part in
-        var name = part.drop { $0 == " " || $0 == "\n" || $0 == "\t" }
-        while name.first == "@" {
+    // On UTF-8 bytes (every delimiter is ASCII; a non-ASCII byte counts as part of a name).
+    let space = UInt8(ascii: " ")
+    var names: [String] = []
+    for part in text.utf8.split(separator: UInt8(ascii: "&")) {
+        var name = part.drop { $0 == space || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\t") }
+        while name.first == UInt8(ascii: "@") {
             // `@unchecked Sendable`, `@retroactive Codable`: the attribute goes.
-            name = name.drop { $0 != " " }.drop { $0 == " " }
+            name = name.drop { $0 != space }.drop { $0 == space }
         }
-        let word = name.prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }
-        guard let last = word.split(separator: ".").last else { return nil }
-        return String(last)
+        let word = name.prefix { $0 >= 0x80 || isASCIINameByte($0) || $0 == UInt8(ascii: ".") }
+        guard let last = word.split(separator: UInt8(ascii: ".")).last else { continue }
+        names.append(String(decoding: last, as: UTF8.self))
     }
+    return names
 }
 
 // MARK: - Reading a declaration
@@ -346,13 +371,10 @@ private func readShape(_ type: TypeDecl, extensions: [TypeDecl], context: Source
             initializers.append(WrapperShape.Initializer(labels: [], firstIsAutoclosure: false, sameType: []))
         }
     }
-    var shape = WrapperShape(
+    return WrapperShape(
         name: context.text(type.name), kind: kind, genericParameters: genericParameters, initializers: initializers,
         wrappedValue: wrappedValue, projectedValue: projectedValue, enclosingInstance: enclosingInstance,
         nestedTypes: nestedTypes, sendable: sendable)
-    shape.wrappedValueTokens = typeTokens(qualifiedMemberType(wrappedValue.type, in: shape))
-    shape.projectedValueTokens = projectedValue.map { typeTokens(qualifiedMemberType($0.type, in: shape)) }
-    return shape
 }
 
 private func readInitializer(_ function: FunctionDecl, context: SourceContext) -> WrapperShape.Initializer {
