@@ -10,8 +10,10 @@ struct CodeText {
     }
 
     static func += (text: inout CodeText, piece: String) {
-        var piece = piece
-        piece.withUTF8 { text.bytes.append(contentsOf: $0) }
+        // Native and small Strings have contiguous UTF-8: one copy, no per-byte loop.
+        if piece.utf8.withContiguousStorageIfAvailable({ text.bytes.append(contentsOf: $0) }) == nil {
+            text.bytes.append(contentsOf: piece.utf8)
+        }
     }
 
     /// Appends the pieces in order (`a + b + …` would make a String for each `+`).

@@ -66,9 +66,10 @@ public func lower(_ source: [UInt8], fileName: String, options: LoweringOptions 
     }
     let tree = Parser.parse(source, lexed: lexed)
     var context = SourceContext(bytes: source, tree: tree, lineDirectives: options.lineDirectives)
-    var shapes = WrapperCatalog.shapes
-    shapes.merge(options.wrapperShapes)
+    // The file's own wrappers win over `--wrapper-sources`, which win over the catalog.
+    var shapes = options.wrapperShapes
     shapes.merge(WrapperShapes(context: context))
+    shapes.includesCatalog = true
     context.shapes = shapes
     var lowering = FileLowering(context: context, swiftVersion: options.swiftVersion)
     lowering.run()

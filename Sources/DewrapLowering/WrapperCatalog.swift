@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The built-in wrappers (SPEC table T, Decision 7): the shapes of SwiftUI's,
 /// Combine's `Published` and SwiftData's `Query`, written as the Swift
 /// declarations they are and read by the same reader as wrappers declared in
@@ -7,153 +9,190 @@
 /// member types name, and the enclosing-instance subscript. The stand-in
 /// `fixtures/standin/SwiftUI.swift` declares the same shapes.
 enum WrapperCatalog {
-    static let shapes = WrapperShapes(readingDeclarationsIn: Array(declarations.utf8))
-
-    static let declarations = #"""
+    /// Each wrapper's declaration with its extensions, by name: a file reads
+    /// only the ones it names (reading all of them cost more than lowering a
+    /// typical view file).
+    static let declarations: [(name: String, text: String)] = [
         // MARK: SwiftUI
-
-        @frozen @propertyWrapper
-        public struct State<Value>: DynamicProperty {
-            public init(wrappedValue value: Value)
-            public init(initialValue value: Value)
-            public var wrappedValue: Value { get nonmutating set }
-            public var projectedValue: Binding<Value> { get }
-        }
-        extension State: @unchecked Sendable where Value: Sendable {}
-
-        @frozen @propertyWrapper @dynamicMemberLookup
-        public struct Binding<Value> {
-            public init(projectedValue: Binding<Value>)
-            public var wrappedValue: Value { get nonmutating set }
-            public var projectedValue: Binding<Value> { get }
-        }
-        extension Binding: @unchecked Sendable where Value: Sendable {}
-
-        @MainActor @preconcurrency @frozen @propertyWrapper
-        public struct StateObject<ObjectType: ObservableObject>: DynamicProperty {
-            nonisolated public init(wrappedValue thunk: @autoclosure @escaping () -> ObjectType)
-            public var wrappedValue: ObjectType { get }
-            public var projectedValue: ObservedObject<ObjectType>.Wrapper { get }
-        }
-
-        @MainActor @preconcurrency @propertyWrapper @frozen
-        public struct ObservedObject<ObjectType: ObservableObject>: DynamicProperty {
-            @MainActor @preconcurrency @dynamicMemberLookup @frozen
-            public struct Wrapper {}
-            public init(initialValue: ObjectType)
-            public init(wrappedValue: ObjectType)
-            public var wrappedValue: ObjectType
-            public var projectedValue: ObservedObject<ObjectType>.Wrapper { get }
-        }
-
-        @MainActor @preconcurrency @frozen @propertyWrapper
-        public struct EnvironmentObject<ObjectType: ObservableObject>: DynamicProperty {
-            @MainActor @preconcurrency @dynamicMemberLookup @frozen
-            public struct Wrapper {}
-            nonisolated public init()
-            public var wrappedValue: ObjectType { get }
-            public var projectedValue: EnvironmentObject<ObjectType>.Wrapper { get }
-        }
-
-        @frozen @propertyWrapper
-        public struct Environment<Value>: DynamicProperty {
-            public init(_ keyPath: KeyPath<EnvironmentValues, Value>)
-            public init(_ objectType: Value.Type) where Value: AnyObject
-            public var wrappedValue: Value { get }
-        }
-
-        @frozen @propertyWrapper
-        public struct FocusState<Value: Hashable>: DynamicProperty {
+        ("State", #"""
             @frozen @propertyWrapper
-            public struct Binding {}
-            public init() where Value == Bool
-            public init<T: Hashable>() where Value == T?
-            public var wrappedValue: Value { get nonmutating set }
-            public var projectedValue: FocusState<Value>.Binding { get }
-        }
-
-        @frozen @propertyWrapper
-        public struct GestureState<Value>: DynamicProperty {
-            public init(wrappedValue: Value)
-            public init(initialValue: Value)
-            public var wrappedValue: Value { get }
-            public var projectedValue: GestureState<Value> { get }
-        }
-
-        @frozen @propertyWrapper
-        public struct AppStorage<Value>: DynamicProperty {
-            public init(wrappedValue: Value, _ key: String)
-            public var wrappedValue: Value { get nonmutating set }
-            public var projectedValue: Binding<Value> { get }
-        }
-
-        @frozen @propertyWrapper
-        public struct SceneStorage<Value>: DynamicProperty {
-            public init(wrappedValue: Value, _ key: String)
-            public var wrappedValue: Value { get nonmutating set }
-            public var projectedValue: Binding<Value> { get }
-        }
-
-        @dynamicMemberLookup @propertyWrapper
-        public struct Bindable<Value> {
-            public var wrappedValue: Value
-            public var projectedValue: Bindable<Value> { get }
-            public init(wrappedValue: Value)
-            public init(_ wrappedValue: Value)
-            public init(projectedValue: Bindable<Value>)
-        }
-
-        @frozen @propertyWrapper
-        public struct Namespace: DynamicProperty {
-            @frozen public struct ID: Hashable {}
-            public init()
-            public var wrappedValue: Namespace.ID { get }
-        }
-
-        @propertyWrapper
-        public struct ScaledMetric<Value: BinaryFloatingPoint>: DynamicProperty {
-            public init(wrappedValue: Value)
-            public var wrappedValue: Value { get }
-        }
-
-        @propertyWrapper
-        public struct FocusedValue<Value>: DynamicProperty {
-            public init(_ keyPath: KeyPath<FocusedValues, Value?>)
-            public var wrappedValue: Value? { get }
-        }
-
-        @propertyWrapper
-        public struct FetchRequest<Result: NSFetchRequestResult>: DynamicProperty {
-            public struct Configuration {}
-            public init(sortDescriptors: [NSSortDescriptor])
-            public var wrappedValue: FetchedResults<Result> { get }
-            public var projectedValue: Binding<FetchRequest<Result>.Configuration> { get }
-        }
-
+            public struct State<Value>: DynamicProperty {
+                public init(wrappedValue value: Value)
+                public init(initialValue value: Value)
+                public var wrappedValue: Value { get nonmutating set }
+                public var projectedValue: Binding<Value> { get }
+            }
+            extension State: @unchecked Sendable where Value: Sendable {}
+            """#),
+        ("Binding", #"""
+            @frozen @propertyWrapper @dynamicMemberLookup
+            public struct Binding<Value> {
+                public init(projectedValue: Binding<Value>)
+                public var wrappedValue: Value { get nonmutating set }
+                public var projectedValue: Binding<Value> { get }
+            }
+            extension Binding: @unchecked Sendable where Value: Sendable {}
+            """#),
+        ("StateObject", #"""
+            @MainActor @preconcurrency @frozen @propertyWrapper
+            public struct StateObject<ObjectType: ObservableObject>: DynamicProperty {
+                nonisolated public init(wrappedValue thunk: @autoclosure @escaping () -> ObjectType)
+                public var wrappedValue: ObjectType { get }
+                public var projectedValue: ObservedObject<ObjectType>.Wrapper { get }
+            }
+            """#),
+        ("ObservedObject", #"""
+            @MainActor @preconcurrency @propertyWrapper @frozen
+            public struct ObservedObject<ObjectType: ObservableObject>: DynamicProperty {
+                @MainActor @preconcurrency @dynamicMemberLookup @frozen
+                public struct Wrapper {}
+                public init(initialValue: ObjectType)
+                public init(wrappedValue: ObjectType)
+                public var wrappedValue: ObjectType
+                public var projectedValue: ObservedObject<ObjectType>.Wrapper { get }
+            }
+            """#),
+        ("EnvironmentObject", #"""
+            @MainActor @preconcurrency @frozen @propertyWrapper
+            public struct EnvironmentObject<ObjectType: ObservableObject>: DynamicProperty {
+                @MainActor @preconcurrency @dynamicMemberLookup @frozen
+                public struct Wrapper {}
+                nonisolated public init()
+                public var wrappedValue: ObjectType { get }
+                public var projectedValue: EnvironmentObject<ObjectType>.Wrapper { get }
+            }
+            """#),
+        ("Environment", #"""
+            @frozen @propertyWrapper
+            public struct Environment<Value>: DynamicProperty {
+                public init(_ keyPath: KeyPath<EnvironmentValues, Value>)
+                public init(_ objectType: Value.Type) where Value: AnyObject
+                public var wrappedValue: Value { get }
+            }
+            """#),
+        ("FocusState", #"""
+            @frozen @propertyWrapper
+            public struct FocusState<Value: Hashable>: DynamicProperty {
+                @frozen @propertyWrapper
+                public struct Binding {}
+                public init() where Value == Bool
+                public init<T: Hashable>() where Value == T?
+                public var wrappedValue: Value { get nonmutating set }
+                public var projectedValue: FocusState<Value>.Binding { get }
+            }
+            """#),
+        ("GestureState", #"""
+            @frozen @propertyWrapper
+            public struct GestureState<Value>: DynamicProperty {
+                public init(wrappedValue: Value)
+                public init(initialValue: Value)
+                public var wrappedValue: Value { get }
+                public var projectedValue: GestureState<Value> { get }
+            }
+            """#),
+        ("AppStorage", #"""
+            @frozen @propertyWrapper
+            public struct AppStorage<Value>: DynamicProperty {
+                public init(wrappedValue: Value, _ key: String)
+                public var wrappedValue: Value { get nonmutating set }
+                public var projectedValue: Binding<Value> { get }
+            }
+            """#),
+        ("SceneStorage", #"""
+            @frozen @propertyWrapper
+            public struct SceneStorage<Value>: DynamicProperty {
+                public init(wrappedValue: Value, _ key: String)
+                public var wrappedValue: Value { get nonmutating set }
+                public var projectedValue: Binding<Value> { get }
+            }
+            """#),
+        ("Bindable", #"""
+            @dynamicMemberLookup @propertyWrapper
+            public struct Bindable<Value> {
+                public var wrappedValue: Value
+                public var projectedValue: Bindable<Value> { get }
+                public init(wrappedValue: Value)
+                public init(_ wrappedValue: Value)
+                public init(projectedValue: Bindable<Value>)
+            }
+            """#),
+        ("Namespace", #"""
+            @frozen @propertyWrapper
+            public struct Namespace: DynamicProperty {
+                @frozen public struct ID: Hashable {}
+                public init()
+                public var wrappedValue: Namespace.ID { get }
+            }
+            """#),
+        ("ScaledMetric", #"""
+            @propertyWrapper
+            public struct ScaledMetric<Value: BinaryFloatingPoint>: DynamicProperty {
+                public init(wrappedValue: Value)
+                public var wrappedValue: Value { get }
+            }
+            """#),
+        ("FocusedValue", #"""
+            @propertyWrapper
+            public struct FocusedValue<Value>: DynamicProperty {
+                public init(_ keyPath: KeyPath<FocusedValues, Value?>)
+                public var wrappedValue: Value? { get }
+            }
+            """#),
+        ("FetchRequest", #"""
+            @propertyWrapper
+            public struct FetchRequest<Result: NSFetchRequestResult>: DynamicProperty {
+                public struct Configuration {}
+                public init(sortDescriptors: [NSSortDescriptor])
+                public var wrappedValue: FetchedResults<Result> { get }
+                public var projectedValue: Binding<FetchRequest<Result>.Configuration> { get }
+            }
+            """#),
         // MARK: SwiftData
-
-        @propertyWrapper
-        public struct Query<Element, Result>: DynamicProperty {
-            public init() where Result == [Element]
-            public init(sort keyPath: KeyPath<Element, some Comparable>) where Result == [Element]
-            public var wrappedValue: Result { get }
-        }
-
+        ("Query", #"""
+            @propertyWrapper
+            public struct Query<Element, Result>: DynamicProperty {
+                public init() where Result == [Element]
+                public init(sort keyPath: KeyPath<Element, some Comparable>) where Result == [Element]
+                public var wrappedValue: Result { get }
+            }
+            """#),
         // MARK: Combine
+        ("Published", #"""
+            @propertyWrapper
+            public struct Published<Value> {
+                public init(wrappedValue: Value)
+                public init(initialValue: Value)
+                @available(*, unavailable, message: "@Published is only available on properties of classes")
+                public var wrappedValue: Value { get set }
+                public struct Publisher {}
+                public var projectedValue: Published<Value>.Publisher { mutating get set }
+                public static subscript<EnclosingSelf: AnyObject>(
+                    _enclosingInstance object: EnclosingSelf,
+                    wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
+                    storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Published<Value>>
+                ) -> Value { get set }
+            }
+            """#),
+    ]
 
-        @propertyWrapper
-        public struct Published<Value> {
-            public init(wrappedValue: Value)
-            public init(initialValue: Value)
-            @available(*, unavailable, message: "@Published is only available on properties of classes")
-            public var wrappedValue: Value { get set }
-            public struct Publisher {}
-            public var projectedValue: Published<Value>.Publisher { mutating get set }
-            public static subscript<EnclosingSelf: AnyObject>(
-                _enclosingInstance object: EnclosingSelf,
-                wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
-                storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Published<Value>>
-            ) -> Value { get set }
+    /// Every built-in wrapper, read at once (the tests compare them with the stand-in).
+    static var shapes: WrapperShapes {
+        var shapes = WrapperShapes()
+        for declaration in declarations {
+            shapes.merge(WrapperShapes(readingDeclarationsIn: Array(declaration.text.utf8)))
         }
-        """#
+        return shapes
+    }
+
+    private static let texts = Dictionary(declarations.map { ($0.name, $0.text) }, uniquingKeysWith: { first, _ in first })
+    /// The wrappers read so far (and the names known not to be built in), shared by the worker threads.
+    private static let read = Mutex<[String: WrapperShape?]>([:])
+
+    /// The built-in wrapper named `name`, read from its declaration the first time it is asked for.
+    static func shape(named name: String) -> WrapperShape? {
+        if let known = read.withLock({ $0[name] }) { return known }
+        let shape = texts[name].flatMap { WrapperShapes(readingDeclarationsIn: Array($0.utf8)).byName[name] }
+        read.withLock { $0[name] = .some(shape) }
+        return shape
+    }
 }

@@ -177,6 +177,8 @@ extension WrapperShape {
 
 public struct WrapperShapes: Sendable {
     public private(set) var byName: [String: WrapperShape] = [:]
+    /// A name not declared here is looked up in the built-in catalog.
+    var includesCatalog = false
     /// The protocols declared in the same sources, each with the names it
     /// inherits (last name component, compositions split): enough to tell that
     /// a type conforming to `ParsableCommand` is `Decodable` (K-1).
@@ -223,6 +225,7 @@ public struct WrapperShapes: Sendable {
 
     /// Adds `other`'s shapes; on a clash `other` wins.
     public mutating func merge(_ other: WrapperShapes) {
+        includesCatalog = includesCatalog || other.includesCatalog
         byName.merge(other.byName) { _, new in new }
         protocolParents.merge(other.protocolParents) { old, new in old + new }
     }
@@ -245,9 +248,13 @@ public struct WrapperShapes: Sendable {
 
     /// The shape for an attribute name as written: `State`, `SwiftUI.State`.
     public func shape(named name: String) -> WrapperShape? {
-        if let shape = byName[name] { return shape }
-        if let dot = name.lastIndex(of: ".") { return byName[String(name[name.index(after: dot)...])] }
-        return nil
+        // Most files declare no wrapper: skip hashing the name for an empty table.
+        if !byName.isEmpty, let shape = byName[name] { return shape }
+        if let dot = name.utf8.lastIndex(of: UInt8(ascii: ".")) {
+            let last = String(name[name.utf8.index(after: dot)...])
+            return byName[last] ?? (includesCatalog ? WrapperCatalog.shape(named: last) : nil)
+        }
+        return includesCatalog ? WrapperCatalog.shape(named: name) : nil
     }
 }
 
