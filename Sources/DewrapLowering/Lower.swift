@@ -231,33 +231,35 @@ struct FileLowering {
         let closures = BindingClosureParameters(context: context, memberTypes: memberTypes, parseProblems: parseProblems)
         let loweredClosureParameters = closures.parameterTokens
         let localWrapped = localVariablesWrapped.union(parameters.wrappedNames).union(wrappedClosures.wrappedNames)
-        for reference in context.tree.dollarReferences {
+        let tree = context.tree
+        for reference in tree.dollarReferences {
             // A type left alone for a parse problem keeps its `$x` too (lowering its output again changes nothing).
             if brokenTypes.contains(where: { $0.lower <= reference.token && reference.token <= $0.upper }) { continue }
-            let name = String(context.text(reference.token).dropFirst())
+            let token = tree.tokens[reference.token]
+            let dollarSpelling = Array(context.bytes[token.range])
+            let name = String(decoding: dollarSpelling.dropFirst(), as: UTF8.self)
             guard lowered.contains(name) || !loweredLocals.isEmpty || !loweredClosureParameters.isEmpty else { continue }
-            let spelling = Array(name.utf8), dollarSpelling = Array(("$" + name).utf8)
-            if let parameter = context.tree.nearestLocalName(at: reference.token, where: {
+            let rewrite = Edit(start: token.start, end: token.end, text: [UInt8(ascii: "_")] + dollarSpelling)
+            if let parameter = tree.nearestLocalName(at: reference.token, where: {
                 $0.kind == .closureParameter && context.token($0.token, isSpelled: dollarSpelling)
             }) {
                 // A `$x in` parameter owns `$x`; a lowered one's is `_$x` (P-5).
                 if reference.qualifier == .none, reference.token != parameter.token, loweredClosureParameters.contains(parameter.token) {
-                    let token = context.tree.tokens[reference.token]
-                    context.tokenEdits.append(Edit(start: token.start, end: token.end, text: Array(("_$" + name).utf8)))
+                    context.tokenEdits.append(rewrite)
                 }
                 continue
             }
             // D-2: a local wrapped variable `x` in scope owns an unqualified `$x`; a lowered one's is `_$x`.
+            let spelling = Array(dollarSpelling.dropFirst())
             if reference.qualifier == .none,
-               let nearest = context.tree.nearestLocalName(at: reference.token, where: {
+               let nearest = tree.nearestLocalName(at: reference.token, where: {
                    localWrapped.contains($0.token) && context.token($0.token, isSpelled: spelling)
                }) {
                 guard loweredLocals.contains(nearest.token) else { continue }
             } else if !lowered.contains(name) {
                 continue
             }
-            let token = context.tree.tokens[reference.token]
-            context.tokenEdits.append(Edit(start: token.start, end: token.end, text: Array(("_$" + name).utf8)))
+            context.tokenEdits.append(rewrite)
         }
         context.tokenEdits.sort { $0.start < $1.start }
         parameters.addCallEdits(to: &context)
