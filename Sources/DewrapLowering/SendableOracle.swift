@@ -108,10 +108,14 @@ struct SendableOracle {
                 answers.storedTypes[type] = .some(stored)
             }
         }
+        if answers.sendableFileTypes.contains(type) { return true }
         guard let stored, !visiting.contains(type) else { return false }
         visiting.insert(type)
         defer { visiting.remove(type) }
-        return stored.allSatisfy { isSendable($0, visiting: &visiting) }
+        guard stored.allSatisfy({ isSendable($0, visiting: &visiting) }) else { return false }
+        // A "yes" holds whatever else is being visited (a cycle only ever makes an answer "no").
+        answers.sendableFileTypes.insert(type)
+        return true
     }
 }
 
@@ -179,10 +183,14 @@ func splitTopLevel(_ text: String, on separator: Unicode.Scalar) -> [String] {
 
 extension String {
     var trimmingSpaces: String {
-        var scalars = Substring(self)
-        while scalars.first == " " || scalars.first == "\t" { scalars = scalars.dropFirst() }
-        while scalars.last == " " || scalars.last == "\t" { scalars = scalars.dropLast() }
-        return String(scalars)
+        // On UTF-8: a space or tab byte is always a whole character.
+        func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        guard let first = utf8.firstIndex(where: { !isSpace($0) }), let last = utf8.lastIndex(where: { !isSpace($0) }) else {
+            return ""
+        }
+        let end = utf8.index(after: last)
+        if first == startIndex && end == endIndex { return self }
+        return String(self[first..<end])
     }
 }
 
@@ -191,4 +199,6 @@ private final class AnswerCache {
     var results: [String: Bool] = [:]
     /// The stored property types of same-file types asked about (nil: one of them is unknown).
     var storedTypes: [String: [String]?] = [:]
+    /// Same-file types found Sendable.
+    var sendableFileTypes: Set<String> = []
 }
