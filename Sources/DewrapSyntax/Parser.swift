@@ -87,8 +87,14 @@ struct ParserState {
     var diagnostics: [Diagnostic] = []
     var dollarReferences: [DollarReference] = []
     var expressionGenericArguments: [TokenSpan] = []
+    /// Every scope, without names until `finishScopes` fills them in.
     var scopes: [Scope] = []
     var scopeStack: [Int] = []
+    /// The names declared so far with the scope of each, in declaration
+    /// order; `finishScopes` hands them to their scopes, so that each list is
+    /// allocated once at its final size instead of growing name by name.
+    var declaredNames: [ScopeName] = []
+    var declaredScopes: [Int] = []
     /// Closures met while parsing the expressions of the innermost item.
     var closureCollector: [Closure] = []
     var census = SyntaxCensus()
@@ -106,15 +112,21 @@ struct ParserState {
 
     // MARK: Looking at tokens
 
+    // The small readers below are always inlined: a call to a non-mutating
+    // method from a mutating one makes Swift copy the whole state (some 150
+    // bytes) to pass it, which cost several copies per token.
+
     /// The current token's kind; after a split, the kind of the rest.
     var kind: TokenKind {
-        guard split > 0 else { return tokens[index].kind }
-        return splitKind
+        @inline(__always) get {
+            guard split > 0 else { return tokens[index].kind }
+            return Self.kindOfRest(startingWith: text[tokens[index].start + split])
+        }
     }
 
     /// The kind of what is left of a token after a `>` was split off it.
-    private var splitKind: TokenKind {
-        switch restFirstByte {
+    private static func kindOfRest(startingWith byte: UInt8) -> TokenKind {
+        switch byte {
         case UInt8(ascii: "?"): return .postfixQuestionMark
         case UInt8(ascii: "!"): return .exclamationMark
         case UInt8(ascii: "="): return .equal
@@ -122,16 +134,15 @@ struct ParserState {
         }
     }
 
-    var word: Word { split == 0 ? words[index] : .none }
-    var atEnd: Bool { index >= last }
-    var atStartOfLine: Bool { split == 0 && tokens[index].flags.contains(.atStartOfLine) }
-
-    private var restFirstByte: UInt8 { text[tokens[index].start + split] }
+    var word: Word { @inline(__always) get { split == 0 ? words[index] : .none } }
+    var atEnd: Bool { @inline(__always) get { index >= last } }
+    var atStartOfLine: Bool { @inline(__always) get { split == 0 && tokens[index].flags.contains(.atStartOfLine) } }
 
     @inline(__always)
     func kind(at i: Int) -> TokenKind { i <= last ? tokens[i].kind : .endOfFile }
     @inline(__always)
     func word(at i: Int) -> Word { i <= last ? words[i] : .none }
+    @inline(__always)
     func isAtStartOfLine(_ i: Int) -> Bool { i <= last && tokens[i].flags.contains(.atStartOfLine) }
 
     @inline(__always)
@@ -140,6 +151,7 @@ struct ParserState {
     func at(_ word: Word) -> Bool { self.word == word }
 
     /// Whether token `i` is an operator spelled exactly `spelling`.
+    @inline(__always)
     func isOperator(_ i: Int, _ spelling: StaticString) -> Bool {
         guard i <= last else { return false }
         switch tokens[i].kind {
@@ -149,6 +161,7 @@ struct ParserState {
         return hasText(i, spelling)
     }
 
+    @inline(__always)
     func hasText(_ i: Int, _ spelling: StaticString) -> Bool {
         let token = tokens[i]
         guard token.end - token.start == spelling.utf8CodeUnitCount else { return false }
@@ -159,21 +172,26 @@ struct ParserState {
 
     /// The current token starts with `<` (generic arguments or parameters may open).
     var atLeftAngle: Bool {
-        split == 0 && (tokens[index].kind == .binaryOperator || tokens[index].kind == .prefixOperator
-            || tokens[index].kind == .postfixOperator) && text[tokens[index].start] == UInt8(ascii: "<")
+        @inline(__always) get {
+            split == 0 && (tokens[index].kind == .binaryOperator || tokens[index].kind == .prefixOperator
+                || tokens[index].kind == .postfixOperator) && text[tokens[index].start] == UInt8(ascii: "<")
+        }
     }
 
     /// The rest of the current token starts with `>`.
     var atRightAngle: Bool {
-        switch tokens[index].kind {
-        case .binaryOperator, .prefixOperator, .postfixOperator:
-            return text[tokens[index].start + split] == UInt8(ascii: ">")
-        default:
-            return false
+        @inline(__always) get {
+            switch tokens[index].kind {
+            case .binaryOperator, .prefixOperator, .postfixOperator:
+                return text[tokens[index].start + split] == UInt8(ascii: ">")
+            default:
+                return false
+            }
         }
     }
 
     /// Whether nothing separates token `i` from the one before it.
+    @inline(__always)
     func isAttached(_ i: Int) -> Bool {
         i > 0 && i <= last && tokens[i].start == tokens[i - 1].end
     }
@@ -273,6 +291,7 @@ struct ParserState {
             if (index, split) == before { break }
         }
         popScope(file, end: last + 1)
+        finishScopes()
         return items
     }
 
@@ -294,7 +313,19 @@ struct ParserState {
 
     mutating func declare(_ token: Int, _ kind: NameKind, visibleFrom: Int? = nil, implicit: String? = nil) {
         guard let scope = scopeStack.last else { return }
-        scopes[scope].names.append(ScopeName(token: token, kind: kind, visibleFrom: visibleFrom ?? token, implicitName: implicit))
+        declaredNames.append(ScopeName(token: token, kind: kind, visibleFrom: visibleFrom ?? token, implicitName: implicit))
+        declaredScopes.append(scope)
+    }
+
+    /// Gives every scope the names declared in it (in declaration order),
+    /// each list reserved at its final size.
+    mutating func finishScopes() {
+        var nameCounts = [Int](repeating: 0, count: scopes.count)
+        for scope in declaredScopes { nameCounts[scope] += 1 }
+        for (scope, count) in nameCounts.enumerated() where count > 0 { scopes[scope].names.reserveCapacity(count) }
+        for (name, scope) in zip(declaredNames, declaredScopes) { scopes[scope].names.append(name) }
+        declaredNames = []
+        declaredScopes = []
     }
 
     /// Takes the closures collected since `mark`.

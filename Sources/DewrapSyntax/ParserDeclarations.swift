@@ -165,10 +165,10 @@ extension ParserState {
             let mark = closureCollector.count
             let patternStart = index
             var name: Int?
+            // The names of a tuple pattern; a single name is `name`.
             var patternNames: [Int] = []
             if kind.isWord {
                 name = index
-                patternNames = [index]
                 advance()
             } else if at(.wildcard) {
                 advance()
@@ -191,6 +191,7 @@ extension ParserState {
             var accessors: AccessorBlock?
             if at(.leftBrace) { accessors = parseAccessorBlock() }
             let closures = closures(since: mark)
+            if let name { declare(name, .variable, visibleFrom: local ? end : name) }
             for patternName in patternNames {
                 declare(patternName, .variable, visibleFrom: local ? end : patternName)
             }

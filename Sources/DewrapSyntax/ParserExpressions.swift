@@ -427,9 +427,11 @@ extension ParserState {
                 captureList = TokenSpan(start, index)
             }
             if at(.leftParen) {
-                let first = scopes[scope].names.count
+                let first = declaredNames.count
                 _ = parseParameterClause(.closureParameter)
-                parameters = scopes[scope].names[first...].map(\.token)
+                for k in first..<declaredNames.count where declaredScopes[k] == scope {
+                    parameters.append(declaredNames[k].token)
+                }
             } else {
                 while index < inKeyword && (kind.isWord || at(.wildcard) || at(.dollarIdentifier)) {
                     if !at(.wildcard) { declare(index, .closureParameter) }

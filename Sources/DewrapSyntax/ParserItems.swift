@@ -8,7 +8,7 @@ extension ParserState {
         var items: [Item] = []
         while !atItemListEnd(context) {
             let before = (index, split)
-            if let item = parseItem(context) { items.append(item) }
+            parseItem(context, into: &items)
             if (index, split) == before {
                 report("unexpected '\(tokenText(index))'")
                 advance()
@@ -31,30 +31,38 @@ extension ParserState {
         return at(.case) || at(.default) || (at(.atSign) && word(at: index + 1) == .unknown)
     }
 
+    @inline(__always)
     func isPound(_ spelling: StaticString) -> Bool { split == 0 && kind == .poundKeyword && hasText(index, spelling) }
 
     func tokenText(_ i: Int) -> String {
         String(decoding: text[tokens[i].start..<tokens[i].end], as: UTF8.self)
     }
 
-    mutating func parseItem(_ context: ItemContext) -> Item? {
-        if consume(.semicolon) != nil || consume(.shebang) != nil { return nil }
+    /// One item (none for a `;` or a line skipped in error), appended to `items`
+    /// straight away: an `Item` is large, and returning it would copy it.
+    mutating func parseItem(_ context: ItemContext, into items: inout [Item]) {
+        if consume(.semicolon) != nil || consume(.shebang) != nil { return }
         if at(.pound) {
             // A freestanding macro (`#warning("…")`, `#Preview { … }`) also stands among members.
-            return .statement(parseStatement())
+            items.append(.statement(parseStatement()))
+            return
         }
-        if isPound("#if") && attributeIfConfigEnd(from: index) == nil { return .ifConfig(parseIfConfig(context)) }
+        if isPound("#if") && attributeIfConfigEnd(from: index) == nil {
+            items.append(.ifConfig(parseIfConfig(context)))
+            return
+        }
         if let keyword = declarationKeyword(context) {
-            return parseDeclaration(keyword: keyword, context: context)
+            items.append(parseDeclaration(keyword: keyword, context: context))
+            return
         }
         if context == .members {
             // Only declarations belong in a type body: report and resynchronise
             // at the next line, brace or declaration.
             report("expected a declaration, found '\(tokenText(index))'")
             skipToNextLine()
-            return nil
+            return
         }
-        return .statement(parseStatement())
+        items.append(.statement(parseStatement()))
     }
 
     /// Skips at least one token, then up to the next line start or brace.

@@ -13,7 +13,16 @@ extension ParserState {
             statement.span = TokenSpan(start, end)
             return statement
         }
-        defer { leaveNesting() }
+        parseStatementContent(&statement)
+        leaveNesting()
+        statement.span = TokenSpan(start, end)
+        statement.closures = closures(since: mark)
+        return statement
+    }
+
+    /// Everything after the nesting check: filled into `statement` in place,
+    /// so that the (large) statement value is never copied on the way out.
+    private mutating func parseStatementContent(_ statement: inout Statement) {
         if kind == .identifier && kind(at: index + 1) == .colon {
             switch word(at: index + 2) {
             case .for, .while, .repeat, .if, .switch, .do:
@@ -50,9 +59,6 @@ extension ParserState {
         default:
             scanExpression(.basic)
         }
-        statement.span = TokenSpan(start, end)
-        statement.closures = closures(since: mark)
-        return statement
     }
 
     /// Nothing more belongs to a `return` or `throw` here.
