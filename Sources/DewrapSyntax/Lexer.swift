@@ -91,26 +91,24 @@ struct LexerState {
         while true {
             let startOfStep = i
             let modeCount = modes.count
-            if let mode = modes.last {
-                if mode.kind == .string {
-                    lexStringContents(mode.shape)
-                } else {
-                    // A single-line string cannot span lines: a line break ends its interpolation and the string.
-                    let stopAtNewline = mode.shape.kind != .multiLine
-                    skipTrivia(stopAtNewline: stopAtNewline)
-                    if i == n || (stopAtNewline && isNewline(at: i)) {
-                        closeInterpolationEarly()
-                    } else {
-                        lexToken()
-                    }
-                }
+            if let mode = modes.last, mode.kind == .string {
+                lexStringContents(mode.shape)
             } else {
-                skipTrivia(stopAtNewline: false)
-                if i == n {
-                    emit(.endOfFile, i, i, allowsRegexAfter: false)
-                    return
+                // Code, at the top level or in an interpolation. One call site for
+                // `lexToken`, which is inlined here: the call cost showed per token.
+                let inInterpolation = modeCount > 0
+                // A single-line string cannot span lines: a line break ends its interpolation and the string.
+                let stopAtNewline = inInterpolation && modes[modeCount - 1].shape.kind != .multiLine
+                skipTrivia(stopAtNewline: stopAtNewline)
+                if i == n || (stopAtNewline && isNewline(at: i)) {
+                    guard inInterpolation else {
+                        emit(.endOfFile, i, i, allowsRegexAfter: false)
+                        return
+                    }
+                    closeInterpolationEarly()
+                } else {
+                    lexToken()
                 }
-                lexToken()
             }
             // Every step consumes bytes or changes the mode stack (which can shrink only as often as it grew).
             precondition(i > startOfStep || modes.count != modeCount, "lexer made no progress")
@@ -129,23 +127,23 @@ struct LexerState {
             if newLine { pendingFlags.insert(.atStartOfLine) }
         }
         while k < n {
-            // Fast paths: runs of spaces (indentation), tabs, line feeds, line comments,
-            // and the printable ASCII above `/`, which always starts a token.
+            // Fast paths: runs of spaces (indentation), the printable ASCII other than `/`,
+            // which always starts a token, line feeds, tabs and line comments.
             let b = text[k]
             if b == UInt8(ascii: " ") {
                 k = endOfSpaces(text, from: k + 1)
+                continue
+            }
+            if b > UInt8(ascii: " ") && b < 0x7F && b != UInt8(ascii: "/") { return }
+            if b == UInt8(ascii: "\n") && !stopAtNewline {
+                k += 1
+                newLine = true
                 continue
             }
             if b == UInt8(ascii: "\t") {
                 k += 1
                 continue
             }
-            if b == UInt8(ascii: "\n") && !stopAtNewline {
-                k += 1
-                newLine = true
-                continue
-            }
-            if b > UInt8(ascii: "/") && b < 0x7F { return }
             if b == UInt8(ascii: "/") && k + 1 < n && text[k + 1] == UInt8(ascii: "/") {
                 k = endOfLine(text, from: k + 2)
                 continue

@@ -2,6 +2,7 @@
 
 extension LexerState {
     /// Lexes the token at `i` (not trivia, not end of input). Always advances.
+    @inline(__always)
     mutating func lexToken() {
         let start = i
         let b = text[i]
@@ -30,6 +31,9 @@ extension LexerState {
         case UInt8(ascii: ";"): punctuation(.semicolon, allowsRegexAfter: true)
         case UInt8(ascii: "@"): punctuation(.atSign, allowsRegexAfter: false)
         case UInt8(ascii: "\\"): punctuation(.backslash, allowsRegexAfter: false)
+        case UInt8(ascii: ".") where isPeriodAlone(at: i):
+            // The commonest operator (`x.y`, `.none`) without the general operator scan.
+            punctuation(.period, allowsRegexAfter: false)
         case UInt8(ascii: ":"):
             if byte(i + 1) == UInt8(ascii: ":") {
                 i += 2
@@ -76,6 +80,13 @@ extension LexerState {
         }
     }
 
+    /// Whether the `.` at `k` is an operator of its own: no operator character
+    /// follows (a non-ASCII one might, so that case takes the general path).
+    @inline(__always)
+    func isPeriodAlone(at k: Int) -> Bool {
+        k + 1 == n || (text[k + 1].isASCII && !text[k + 1].isASCIIOperatorCharacter)
+    }
+
     @inline(__always)
     mutating func punctuation(_ kind: TokenKind, allowsRegexAfter: Bool) {
         i += 1
@@ -85,9 +96,11 @@ extension LexerState {
     // MARK: Words
 
     /// `[a-zA-Z_][a-zA-Z_$0-9]*` and their Unicode kin; keywords by table.
+    @inline(__always)
     mutating func lexIdentifier() {
         let start = i
-        if text[i].isASCII { i += 1 } else { i = decodeScalar(text, at: i).next }
+        // An ASCII start is also a continuation byte, so the scan can begin on it.
+        if !text[i].isASCII { i = decodeScalar(text, at: i).next }
         skipIdentifierContinuation()
         let word = words.word(text, start, i)
         if let role = word.keywordRole {
@@ -104,16 +117,10 @@ extension LexerState {
         // A local index: `i` lives in memory, and storing it for every byte shows.
         var k = i
         defer { i = k }
-        while k < n {
-            let b = text[k]
-            if b.isASCII {
-                guard b.isASCIIIdentifierContinue else { return }
-                k += 1
-            } else {
-                let (scalar, next) = decodeScalar(text, at: k)
-                guard let c = scalar, isIdentifierContinue(c) else { return }
-                k = next
-            }
+        while true {
+            k = endOfASCIIName(text, from: k)
+            guard k < n, !text[k].isASCII, let next = nonASCIIIdentifierContinuation(text, at: k) else { return }
+            k = next
         }
     }
 
@@ -312,4 +319,13 @@ extension LexerState {
         }
         return nil
     }
+}
+
+/// The offset after the non-ASCII character at `k` if it continues a name.
+/// Rare, so out of line; a free function, since a method would copy the lexer state.
+@inline(never)
+private func nonASCIIIdentifierContinuation(_ text: UnsafeBufferPointer<UInt8>, at k: Int) -> Int? {
+    let (scalar, next) = decodeScalar(text, at: k)
+    guard let c = scalar, isIdentifierContinue(c) else { return nil }
+    return next
 }
