@@ -21,8 +21,23 @@ public enum Lexer {
             return LexedSource(tokens: [], diagnostics: [Diagnostic(.error, at: 0, "input is larger than 4 GiB")])
         }
         var state = LexerState(text: text)
-        state.run()
-        return LexedSource(tokens: state.tokens, diagnostics: state.diagnostics)
+        var tokens: [Token] = []
+        // Real code has about one token per eight bytes; a denser input pauses
+        // the lexer and goes on in an array twice as large (a copy, rarely).
+        var capacity = text.count / 5 + 16
+        repeat {
+            let earlier = tokens
+            tokens = Array(unsafeUninitializedCapacity: capacity) { storage, count in
+                count = storage.initialize(fromContentsOf: earlier)
+                // The storage is valid only in this closure: the sink lets go of it before leaving.
+                state.tokens = TokenSink(storage: storage, count: count)
+                state.run()
+                count = state.tokens.count
+                state.tokens = TokenSink()
+            }
+            capacity *= 2
+        } while !state.isFinished
+        return LexedSource(tokens: tokens, diagnostics: state.diagnostics)
     }
 
     public static func lex(_ bytes: [UInt8]) -> LexedSource {
@@ -31,6 +46,34 @@ public enum Lexer {
 }
 
 // MARK: - State
+
+/// Where the lexer writes tokens: the uninitialized storage of the array that
+/// `Lexer.lex` returns, so tokens are never copied. An array's own `append`
+/// checks that its storage is unshared on every call, a runtime call that
+/// showed per token; here an append is a compare and a store.
+struct TokenSink {
+    private var storage = UnsafeMutableBufferPointer<Token>(start: nil, count: 0)
+    private(set) var count = 0
+
+    init() {}
+
+    /// Writes after the first `count` tokens of `storage`, which are initialized.
+    init(storage: UnsafeMutableBufferPointer<Token>, count: Int) {
+        self.storage = storage
+        self.count = count
+    }
+
+    /// Fewer free slots than one step of `run` can fill; it pauses then.
+    var isNearlyFull: Bool { storage.count - count < LexerState.mostTokensPerStep }
+
+    @inline(__always)
+    mutating func append(_ token: Token) {
+        // Holds while `run` pauses in time; if that ever breaks, a trap, not a write out of bounds.
+        precondition(count < storage.count, "token storage full")
+        storage.initializeElement(at: count, to: token)
+        count += 1
+    }
+}
 
 /// The three shapes of string literal, each with its own closing delimiter.
 enum StringKind: UInt8 {
@@ -73,7 +116,9 @@ struct LexerState {
     let n: Int
     let words = WordTable.shared
     var i = 0
-    var tokens: [Token] = []
+    var tokens = TokenSink()
+    /// Set once `endOfFile` is emitted; until then `run` only paused for more token storage.
+    var isFinished = false
     var diagnostics: [Diagnostic] = []
     var modes: [LexerMode] = []
     var previous = PreviousToken()
@@ -82,20 +127,24 @@ struct LexerState {
     init(text: UnsafeBufferPointer<UInt8>) {
         self.text = text
         self.n = text.count
-        tokens.reserveCapacity(n / 5 + 16)
     }
+
+    /// The most tokens one step of `run` emits (two, e.g. a string segment and
+    /// the string's end), with a margin.
+    static let mostTokensPerStep = 4
 
     // MARK: Main loop
 
+    /// Lexes until the end of the input, or until `tokens` is nearly full
+    /// (call again with more storage to go on).
     mutating func run() {
-        while true {
+        while !tokens.isNearlyFull {
             let startOfStep = i
             let modeCount = modes.count
             if let mode = modes.last, mode.kind == .string {
                 lexStringContents(mode.shape)
             } else {
-                // Code, at the top level or in an interpolation. One call site for
-                // `lexToken`, which is inlined here: the call cost showed per token.
+                // Code, at the top level or in an interpolation.
                 let inInterpolation = modeCount > 0
                 // A single-line string cannot span lines: a line break ends its interpolation and the string.
                 let stopAtNewline = inInterpolation && modes[modeCount - 1].shape.kind != .multiLine
@@ -103,9 +152,13 @@ struct LexerState {
                 if i == n || (stopAtNewline && isNewline(at: i)) {
                     guard inInterpolation else {
                         emit(.endOfFile, i, i, allowsRegexAfter: false)
+                        isFinished = true
                         return
                     }
                     closeInterpolationEarly()
+                } else if text[i].isASCIIIdentifierStart {
+                    // Names are nearly half the tokens: straight there, past the switch in `lexToken`.
+                    lexIdentifier()
                 } else {
                     lexToken()
                 }
