@@ -34,12 +34,12 @@ func endOfSpaces(_ text: UnsafeBufferPointer<UInt8>, from i: Int) -> Int {
     scanBytes(text, from: i, hits: { $0 ^ 0x2020_2020_2020_2020 }, isHit: { $0 != UInt8(ascii: " ") })
 }
 
-/// The offset of the first byte at or after `i` that does not continue an
-/// ASCII name (`[A-Za-z0-9_$]`). Non-ASCII bytes stop it too: the caller
-/// decodes them, since some continue a name (`café`).
+/// The offset of the first byte at or after `i` that is not an ASCII letter
+/// or digit: the bulk of a name. The caller looks at the byte it stops on,
+/// which may still continue the name (`_`, `$`, `é`).
 @inline(__always)
-func endOfASCIIName(_ text: UnsafeBufferPointer<UInt8>, from i: Int) -> Int {
-    scanBytes(text, from: i, hits: nonNameBytes, isHit: { !$0.isASCIIIdentifierContinue })
+func endOfASCIIAlphanumerics(_ text: UnsafeBufferPointer<UInt8>, from i: Int) -> Int {
+    scanBytes(text, from: i, hits: nonAlphanumericBytes, isHit: { !($0.isASCIILetter || $0.isDigit) })
 }
 
 /// The offset of the first `byte` at or after `start`, or the end.
@@ -55,16 +55,15 @@ private func zeroBytes(_ word: UInt64) -> UInt64 {
     (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
 }
 
-/// The high bit set in each byte of `word` that is not `[A-Za-z0-9_$]`,
+/// The high bit set in each byte of `word` that is not `[A-Za-z0-9]`,
 /// non-ASCII bytes included; exact in every byte.
 @inline(__always)
-private func nonNameBytes(_ word: UInt64) -> UInt64 {
+private func nonAlphanumericBytes(_ word: UInt64) -> UInt64 {
     let ascii = word & 0x7F7F_7F7F_7F7F_7F7F
     // `| 0x20` folds `A`–`Z` onto `a`–`z` and moves no other byte into that range.
     let letters = bytesInRange(ascii | 0x2020_2020_2020_2020, UInt8(ascii: "a"), UInt8(ascii: "z"))
     let digits = bytesInRange(ascii, UInt8(ascii: "0"), UInt8(ascii: "9"))
-    let marks = bytesInRange(ascii, UInt8(ascii: "_"), UInt8(ascii: "_")) | bytesInRange(ascii, UInt8(ascii: "$"), UInt8(ascii: "$"))
-    return (~(letters | digits | marks) | word) & 0x8080_8080_8080_8080
+    return (~(letters | digits) | word) & 0x8080_8080_8080_8080
 }
 
 /// The high bit set in each byte of `ascii` (all bytes below 0x80) that lies

@@ -103,7 +103,7 @@ struct WordTable {
         return value
     }
 
-    @inline(__always)
+    @inline(always)
     func word(_ text: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Word {
         let length = end - start
         guard length >= 2 && length <= longest else { return .none }
