@@ -19,6 +19,7 @@ extension UInt8 {
         return self < 64 ? (low >> self) & 1 != 0 : self < 128 && (high >> (self & 63)) & 1 != 0
     }
     /// `/ = - + * % < > ! & | ^ ~ . ?`, as bits in two constant words like the test above.
+    @inline(__always)
     var isASCIIOperatorCharacter: Bool {
         let low: UInt64 = 0xF000_EC62_0000_0000   // `! % & * + - . / < = > ?`
         let high: UInt64 = 0x5000_0000_4000_0000  // `^ | ~`

@@ -54,6 +54,8 @@ public enum Lexer {
 struct TokenSink {
     private var storage = UnsafeMutableBufferPointer<Token>(start: nil, count: 0)
     private(set) var count = 0
+    /// Past this count, fewer free slots are left than one step of `run` can fill.
+    private var pauseCount = 0
 
     init() {}
 
@@ -61,10 +63,11 @@ struct TokenSink {
     init(storage: UnsafeMutableBufferPointer<Token>, count: Int) {
         self.storage = storage
         self.count = count
+        self.pauseCount = storage.count - LexerState.mostTokensPerStep
     }
 
     /// Fewer free slots than one step of `run` can fill; it pauses then.
-    var isNearlyFull: Bool { storage.count - count < LexerState.mostTokensPerStep }
+    var isNearlyFull: Bool { count > pauseCount }
 
     @inline(__always)
     mutating func append(_ token: Token) {
@@ -138,41 +141,52 @@ struct LexerState {
     /// Lexes until the end of the input, or until `tokens` is nearly full
     /// (call again with more storage to go on).
     ///
-    /// The per-token helpers it uses (`skipTrivia`, `lexIdentifier`,
-    /// `simplePunctuation`, `emit`, …) are `@inline(always)` (SE-0496): the
+    /// The per-token helpers it uses (`skipTrivia`, `lexCodeToken`,
+    /// `lexIdentifier`, `emit`, …) are `@inline(always)` (SE-0496): the
     /// optimizer declines `@inline(__always)` for functions of their size, and
     /// a call per token showed in instruction counts.
     mutating func run() {
         while !tokens.isNearlyFull {
             let startOfStep = i
             let modeCount = modes.count
-            if let mode = modes.last, mode.kind == .string {
-                lexStringContents(mode.shape)
+            if modeCount == 0 {
+                // Code outside any string literal: most steps, so the shortest path.
+                skipTrivia(stopAtNewline: false)
+                guard i < n else {
+                    emit(.endOfFile, i, i, allowsRegexAfter: false)
+                    isFinished = true
+                    return
+                }
+                lexCodeToken()
+            } else if modes[modeCount - 1].kind == .string {
+                lexStringContents(modes[modeCount - 1].shape)
             } else {
-                // Code, at the top level or in an interpolation.
-                let inInterpolation = modeCount > 0
-                // A single-line string cannot span lines: a line break ends its interpolation and the string.
-                let stopAtNewline = inInterpolation && modes[modeCount - 1].shape.kind != .multiLine
+                // Code in an interpolation. A single-line string cannot span lines:
+                // a line break ends its interpolation and the string.
+                let stopAtNewline = modes[modeCount - 1].shape.kind != .multiLine
                 skipTrivia(stopAtNewline: stopAtNewline)
                 if i == n || (stopAtNewline && isNewline(at: i)) {
-                    guard inInterpolation else {
-                        emit(.endOfFile, i, i, allowsRegexAfter: false)
-                        isFinished = true
-                        return
-                    }
                     closeInterpolationEarly()
-                } else if text[i].isASCIIIdentifierStart {
-                    // Names are nearly half the tokens and simple punctuation most of the
-                    // rest: both are lexed here, without a call to `lexToken` and its switch.
-                    lexIdentifier()
-                } else if let (kind, allowsRegexAfter) = simplePunctuation(at: i) {
-                    punctuation(kind, allowsRegexAfter: allowsRegexAfter)
                 } else {
-                    lexToken()
+                    lexCodeToken()
                 }
             }
             // Every step consumes bytes or changes the mode stack (which can shrink only as often as it grew).
             precondition(i > startOfStep || modes.count != modeCount, "lexer made no progress")
+        }
+    }
+
+    /// The token at `i` in code position. Names are nearly half the tokens and
+    /// simple punctuation most of the rest: both are lexed here, without a call
+    /// to `lexToken` and its switch.
+    @inline(always)
+    mutating func lexCodeToken() {
+        if text[i].isASCIIIdentifierStart {
+            lexIdentifier()
+        } else if let (kind, allowsRegexAfter) = simplePunctuation(at: i) {
+            punctuation(kind, allowsRegexAfter: allowsRegexAfter)
+        } else {
+            lexToken()
         }
     }
 

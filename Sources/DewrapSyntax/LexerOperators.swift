@@ -62,6 +62,7 @@ extension LexerState {
     }
 
     /// Classifies and emits the operator `text[start..<end]`.
+    @inline(__always)
     private mutating func emitOperator(_ start: Int, _ end: Int) {
         let leftBound = isLeftBound(operatorStart: start)
         let rightBound = isRightBound(operatorEnd: end, leftBound: leftBound)
@@ -108,6 +109,7 @@ extension LexerState {
     // MARK: Boundness
 
     /// Whether the operator starting at `k` touches an expression on its left.
+    @inline(__always)
     func isLeftBound(operatorStart k: Int) -> Bool {
         guard k > 0 else { return false }
         let before = text[k - 1]
@@ -121,6 +123,7 @@ extension LexerState {
     }
 
     /// Whether the operator ending at `k` touches an expression on its right.
+    @inline(__always)
     func isRightBound(operatorEnd k: Int, leftBound: Bool) -> Bool {
         guard k < n else { return false }
         let after = text[k]

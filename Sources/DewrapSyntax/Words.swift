@@ -132,7 +132,8 @@ struct WordTable {
 extension Word {
     /// For the keywords the lexer always classifies as keywords (the first
     /// group of cases), what they tell it about the next token; nil for every
-    /// other word, which stays an identifier.
+    /// other word, which stays an identifier. Asked once per name by the lexer.
+    @inline(always)
     var keywordRole: KeywordRole? {
         switch self {
         case .none: return nil
