@@ -74,7 +74,7 @@ extension LexerState {
 
     /// The one-byte punctuation at `k` that needs no bookkeeping, with whether
     /// a regex may follow it; nil for anything else. Most tokens that are not
-    /// names are these, so `run` tries them before the full switch of `lexToken`.
+    /// names are these, so `lexCodeToken` tries them before the switch of `lexToken`.
     @inline(always)
     func simplePunctuation(at k: Int) -> (TokenKind, allowsRegexAfter: Bool)? {
         switch text[k] {
