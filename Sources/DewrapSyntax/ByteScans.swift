@@ -34,6 +34,23 @@ func endOfSpaces(_ text: UnsafeBufferPointer<UInt8>, from i: Int) -> Int {
     scanBytes(text, from: i, hits: { $0 ^ 0x2020_2020_2020_2020 }, isHit: { $0 != UInt8(ascii: " ") })
 }
 
+/// The offset of the first byte at or after `i` that is not an ASCII letter
+/// or digit: the bulk of a name. The caller looks at the byte it stops on,
+/// which may still continue the name (`_`, `$`, `é`).
+@inline(__always)
+func endOfASCIIAlphanumerics(_ text: UnsafeBufferPointer<UInt8>, from i: Int) -> Int {
+    scanBytes(text, from: i, hits: nonAlphanumericBytes, isHit: { !($0.isASCIILetter || $0.isDigit) })
+}
+
+/// The offset of the first byte at or after `i` that a string literal's text
+/// must look at: `\`, `"`, `'`, a control character, DEL or a non-ASCII byte.
+@inline(__always)
+func endOfPlainStringText(_ text: UnsafeBufferPointer<UInt8>, from i: Int) -> Int {
+    scanBytes(text, from: i, hits: notPlainStringBytes, isHit: {
+        !$0.isPrintableASCII || $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "'")
+    })
+}
+
 /// The offset of the first `byte` at or after `start`, or the end.
 public func firstOffset(of byte: UInt8, in text: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
     let pattern = UInt64(byte) &* 0x0101_0101_0101_0101
@@ -45,4 +62,36 @@ public func firstOffset(of byte: UInt8, in text: UnsafeBufferPointer<UInt8>, fro
 @inline(__always)
 private func zeroBytes(_ word: UInt64) -> UInt64 {
     (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
+}
+
+/// The high bit set in each byte of `word` that is not `[A-Za-z0-9]`,
+/// non-ASCII bytes included; exact in every byte.
+@inline(__always)
+private func nonAlphanumericBytes(_ word: UInt64) -> UInt64 {
+    let ascii = word & 0x7F7F_7F7F_7F7F_7F7F
+    // `| 0x20` folds `A`–`Z` onto `a`–`z` and moves no other byte into that range.
+    let letters = bytesInRange(ascii | 0x2020_2020_2020_2020, UInt8(ascii: "a"), UInt8(ascii: "z"))
+    let digits = bytesInRange(ascii, UInt8(ascii: "0"), UInt8(ascii: "9"))
+    return (~(letters | digits) | word) & 0x8080_8080_8080_8080
+}
+
+/// The high bit set in each byte of `word` that `endOfPlainStringText` stops
+/// on; exact in every byte.
+@inline(__always)
+private func notPlainStringBytes(_ word: UInt64) -> UInt64 {
+    let ascii = word & 0x7F7F_7F7F_7F7F_7F7F
+    let printable = bytesInRange(ascii, 0x20, 0x7E)
+    let backslash = bytesInRange(ascii, UInt8(ascii: "\\"), UInt8(ascii: "\\"))
+    let quotes = bytesInRange(ascii, UInt8(ascii: "\""), UInt8(ascii: "\"")) | bytesInRange(ascii, UInt8(ascii: "'"), UInt8(ascii: "'"))
+    return (~printable | backslash | quotes | word) & 0x8080_8080_8080_8080
+}
+
+/// The high bit set in each byte of `ascii` (all bytes below 0x80) that lies
+/// in `low...high`; other bits are noise. No byte's sum carries into the next.
+@inline(__always)
+private func bytesInRange(_ ascii: UInt64, _ low: UInt8, _ high: UInt8) -> UInt64 {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let atLeastLow = ascii &+ ones &* UInt64(0x80 - low)
+    let aboveHigh = ascii &+ ones &* UInt64(0x7F - high)
+    return atLeastLow & ~aboveHigh
 }

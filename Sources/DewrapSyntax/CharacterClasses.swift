@@ -18,15 +18,12 @@ extension UInt8 {
         let high: UInt64 = 0x07FF_FFFE_87FF_FFFE  // `A`–`Z`, `_`, `a`–`z`
         return self < 64 ? (low >> self) & 1 != 0 : self < 128 && (high >> (self & 63)) & 1 != 0
     }
+    /// `/ = - + * % < > ! & | ^ ~ . ?`, as bits in two constant words like the test above.
+    @inline(__always)
     var isASCIIOperatorCharacter: Bool {
-        switch self {
-        case UInt8(ascii: "/"), UInt8(ascii: "="), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "*"),
-             UInt8(ascii: "%"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "!"), UInt8(ascii: "&"),
-             UInt8(ascii: "|"), UInt8(ascii: "^"), UInt8(ascii: "~"), UInt8(ascii: "."), UInt8(ascii: "?"):
-            return true
-        default:
-            return false
-        }
+        let low: UInt64 = 0xF000_EC62_0000_0000   // `! % & * + - . / < = > ?`
+        let high: UInt64 = 0x5000_0000_4000_0000  // `^ | ~`
+        return self < 64 ? (low >> self) & 1 != 0 : self < 128 && (high >> (self & 63)) & 1 != 0
     }
     /// White space, NUL and the separators that end an operator's binding on either side.
     var isBoundnessBreaker: Bool {

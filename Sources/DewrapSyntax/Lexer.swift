@@ -21,8 +21,23 @@ public enum Lexer {
             return LexedSource(tokens: [], diagnostics: [Diagnostic(.error, at: 0, "input is larger than 4 GiB")])
         }
         var state = LexerState(text: text)
-        state.run()
-        return LexedSource(tokens: state.tokens, diagnostics: state.diagnostics)
+        var tokens: [Token] = []
+        // Real code has about one token per eight bytes; a denser input pauses
+        // the lexer and goes on in an array twice as large (a copy, rarely).
+        var capacity = text.count / 5 + 16
+        repeat {
+            let earlier = tokens
+            tokens = Array(unsafeUninitializedCapacity: capacity) { storage, count in
+                count = storage.initialize(fromContentsOf: earlier)
+                // The storage is valid only in this closure: the sink lets go of it before leaving.
+                state.tokens = TokenSink(storage: storage, count: count)
+                state.run()
+                count = state.tokens.count
+                state.tokens = TokenSink()
+            }
+            capacity *= 2
+        } while !state.isFinished
+        return LexedSource(tokens: tokens, diagnostics: state.diagnostics)
     }
 
     public static func lex(_ bytes: [UInt8]) -> LexedSource {
@@ -31,6 +46,37 @@ public enum Lexer {
 }
 
 // MARK: - State
+
+/// Where the lexer writes tokens: the uninitialized storage of the array that
+/// `Lexer.lex` returns, so tokens are never copied. An array's own `append`
+/// checks that its storage is unshared on every call, a runtime call that
+/// showed per token; here an append is a compare and a store.
+struct TokenSink {
+    private var storage = UnsafeMutableBufferPointer<Token>(start: nil, count: 0)
+    private(set) var count = 0
+    /// Past this count, fewer free slots are left than one step of `run` can fill.
+    private var pauseCount = 0
+
+    init() {}
+
+    /// Writes after the first `count` tokens of `storage`, which are initialized.
+    init(storage: UnsafeMutableBufferPointer<Token>, count: Int) {
+        self.storage = storage
+        self.count = count
+        self.pauseCount = storage.count - LexerState.mostTokensPerStep
+    }
+
+    /// Fewer free slots than one step of `run` can fill; it pauses then.
+    var isNearlyFull: Bool { count > pauseCount }
+
+    @inline(__always)
+    mutating func append(_ token: Token) {
+        // Holds while `run` pauses in time; if that ever breaks, a trap, not a write out of bounds.
+        precondition(count < storage.count, "token storage full")
+        storage.initializeElement(at: count, to: token)
+        count += 1
+    }
+}
 
 /// The three shapes of string literal, each with its own closing delimiter.
 enum StringKind: UInt8 {
@@ -73,7 +119,9 @@ struct LexerState {
     let n: Int
     let words = WordTable.shared
     var i = 0
-    var tokens: [Token] = []
+    var tokens = TokenSink()
+    /// Set once `endOfFile` is emitted; until then `run` only paused for more token storage.
+    var isFinished = false
     var diagnostics: [Diagnostic] = []
     var modes: [LexerMode] = []
     var previous = PreviousToken()
@@ -82,44 +130,69 @@ struct LexerState {
     init(text: UnsafeBufferPointer<UInt8>) {
         self.text = text
         self.n = text.count
-        tokens.reserveCapacity(n / 5 + 16)
     }
+
+    /// The most tokens one step of `run` emits (two, e.g. a string segment and
+    /// the string's end), with a margin.
+    static let mostTokensPerStep = 4
 
     // MARK: Main loop
 
+    /// Lexes until the end of the input, or until `tokens` is nearly full
+    /// (call again with more storage to go on).
+    ///
+    /// The per-token helpers it uses (`skipTrivia`, `lexCodeToken`,
+    /// `lexIdentifier`, `emit`, …) are `@inline(always)` (SE-0496): the
+    /// optimizer declines `@inline(__always)` for functions of their size, and
+    /// a call per token showed in instruction counts.
     mutating func run() {
-        while true {
+        while !tokens.isNearlyFull {
             let startOfStep = i
             let modeCount = modes.count
-            if let mode = modes.last {
-                if mode.kind == .string {
-                    lexStringContents(mode.shape)
-                } else {
-                    // A single-line string cannot span lines: a line break ends its interpolation and the string.
-                    let stopAtNewline = mode.shape.kind != .multiLine
-                    skipTrivia(stopAtNewline: stopAtNewline)
-                    if i == n || (stopAtNewline && isNewline(at: i)) {
-                        closeInterpolationEarly()
-                    } else {
-                        lexToken()
-                    }
-                }
-            } else {
+            if modeCount == 0 {
+                // Code outside any string literal: most steps, so the shortest path.
                 skipTrivia(stopAtNewline: false)
-                if i == n {
+                guard i < n else {
                     emit(.endOfFile, i, i, allowsRegexAfter: false)
+                    isFinished = true
                     return
                 }
-                lexToken()
+                lexCodeToken()
+            } else if modes[modeCount - 1].kind == .string {
+                lexStringContents(modes[modeCount - 1].shape)
+            } else {
+                // Code in an interpolation. A single-line string cannot span lines:
+                // a line break ends its interpolation and the string.
+                let stopAtNewline = modes[modeCount - 1].shape.kind != .multiLine
+                skipTrivia(stopAtNewline: stopAtNewline)
+                if i == n || (stopAtNewline && isNewline(at: i)) {
+                    closeInterpolationEarly()
+                } else {
+                    lexCodeToken()
+                }
             }
             // Every step consumes bytes or changes the mode stack (which can shrink only as often as it grew).
             precondition(i > startOfStep || modes.count != modeCount, "lexer made no progress")
         }
     }
 
+    /// The token at `i` in code position. Names are nearly half the tokens and
+    /// simple punctuation most of the rest: both are lexed here, without a call
+    /// to `lexToken` and its switch.
+    @inline(always)
+    mutating func lexCodeToken() {
+        if text[i].isASCIIIdentifierStart {
+            lexIdentifier()
+        } else if let (kind, allowsRegexAfter) = simplePunctuation(at: i) {
+            punctuation(kind, allowsRegexAfter: allowsRegexAfter)
+        } else {
+            lexToken()
+        }
+    }
+
     // MARK: Trivia
 
-    @inline(__always)
+    @inline(always)
     mutating func skipTrivia(stopAtNewline: Bool) {
         // Local copies of `i` and the line flag: stores to `self` in this loop show.
         var k = i
@@ -129,23 +202,26 @@ struct LexerState {
             if newLine { pendingFlags.insert(.atStartOfLine) }
         }
         while k < n {
-            // Fast paths: runs of spaces (indentation), tabs, line feeds, line comments,
-            // and the printable ASCII above `/`, which always starts a token.
+            // Fast paths: runs of spaces (indentation), the printable ASCII other than `/`,
+            // which always starts a token, line feeds, tabs and line comments.
             let b = text[k]
             if b == UInt8(ascii: " ") {
-                k = endOfSpaces(text, from: k + 1)
+                k += 1
+                // One space between tokens is the commonest case: no run to scan.
+                if k < n && text[k] != UInt8(ascii: " ") { continue }
+                k = endOfSpaces(text, from: k)
+                continue
+            }
+            if b > UInt8(ascii: " ") && b < 0x7F && b != UInt8(ascii: "/") { return }
+            if b == UInt8(ascii: "\n") && !stopAtNewline {
+                k += 1
+                newLine = true
                 continue
             }
             if b == UInt8(ascii: "\t") {
                 k += 1
                 continue
             }
-            if b == UInt8(ascii: "\n") && !stopAtNewline {
-                k += 1
-                newLine = true
-                continue
-            }
-            if b > UInt8(ascii: "/") && b < 0x7F { return }
             if b == UInt8(ascii: "/") && k + 1 < n && text[k + 1] == UInt8(ascii: "/") {
                 k = endOfLine(text, from: k + 2)
                 continue
@@ -181,7 +257,7 @@ struct LexerState {
     // MARK: Emitting
 
     /// Appends a token and records what it means for the next one.
-    @inline(__always)
+    @inline(always)
     mutating func emit(_ kind: TokenKind, _ start: Int, _ end: Int, allowsRegexAfter: Bool, keyword: KeywordRole? = nil, word: Word = .none) {
         tokens.append(Token(kind: kind, flags: pendingFlags, word: word, start: start, end: end))
         pendingFlags = []

@@ -6,14 +6,20 @@ extension LexerState {
     /// A `/` inside it may start a regex literal instead.
     mutating func lexOperator() {
         let start = i
-        var j = i
-        j = nextOperatorCharacter(after: j, continuing: false) ?? j + 1
+        var j = text[i].isASCII ? i + 1 : nextOperatorCharacter(after: i, continuing: false) ?? i + 1
         while j < n {
+            let b = text[j]
             // `.` continues an operator only if the operator began with `.` (`..<`, `...`).
-            if text[j] == UInt8(ascii: ".") && text[start] != UInt8(ascii: ".") { break }
-            if text[j] == UInt8(ascii: "<") && byte(j + 1) == UInt8(ascii: "#") && editorPlaceholderEnd(at: j) != nil { break }
-            guard let next = nextOperatorCharacter(after: j, continuing: true) else { break }
-            j = next
+            if b == UInt8(ascii: ".") && text[start] != UInt8(ascii: ".") { break }
+            if b == UInt8(ascii: "<") && byte(j + 1) == UInt8(ascii: "#") && editorPlaceholderEnd(at: j) != nil { break }
+            if b.isASCII {
+                // The common case inline; `nextOperatorCharacter` decodes the rest.
+                guard b.isASCIIOperatorCharacter else { break }
+                j += 1
+            } else {
+                guard let next = nextOperatorCharacter(after: j, continuing: true) else { break }
+                j = next
+            }
         }
         var end = j
 
@@ -56,6 +62,7 @@ extension LexerState {
     }
 
     /// Classifies and emits the operator `text[start..<end]`.
+    @inline(__always)
     private mutating func emitOperator(_ start: Int, _ end: Int) {
         let leftBound = isLeftBound(operatorStart: start)
         let rightBound = isRightBound(operatorEnd: end, leftBound: leftBound)
@@ -102,6 +109,7 @@ extension LexerState {
     // MARK: Boundness
 
     /// Whether the operator starting at `k` touches an expression on its left.
+    @inline(__always)
     func isLeftBound(operatorStart k: Int) -> Bool {
         guard k > 0 else { return false }
         let before = text[k - 1]
@@ -115,6 +123,7 @@ extension LexerState {
     }
 
     /// Whether the operator ending at `k` touches an expression on its right.
+    @inline(__always)
     func isRightBound(operatorEnd k: Int, leftBound: Bool) -> Bool {
         guard k < n else { return false }
         let after = text[k]

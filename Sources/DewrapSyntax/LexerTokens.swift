@@ -3,6 +3,10 @@
 extension LexerState {
     /// Lexes the token at `i` (not trivia, not end of input). Always advances.
     mutating func lexToken() {
+        if let (kind, allowsRegexAfter) = simplePunctuation(at: i) {
+            punctuation(kind, allowsRegexAfter: allowsRegexAfter)
+            return
+        }
         let start = i
         let b = text[i]
         switch b {
@@ -22,14 +26,6 @@ extension LexerState {
                 modes[modes.count - 1].parenDepth -= 1
             }
             punctuation(.rightParen, allowsRegexAfter: false)
-        case UInt8(ascii: "{"): punctuation(.leftBrace, allowsRegexAfter: true)
-        case UInt8(ascii: "}"): punctuation(.rightBrace, allowsRegexAfter: false)
-        case UInt8(ascii: "["): punctuation(.leftSquare, allowsRegexAfter: true)
-        case UInt8(ascii: "]"): punctuation(.rightSquare, allowsRegexAfter: false)
-        case UInt8(ascii: ","): punctuation(.comma, allowsRegexAfter: true)
-        case UInt8(ascii: ";"): punctuation(.semicolon, allowsRegexAfter: true)
-        case UInt8(ascii: "@"): punctuation(.atSign, allowsRegexAfter: false)
-        case UInt8(ascii: "\\"): punctuation(.backslash, allowsRegexAfter: false)
         case UInt8(ascii: ":"):
             if byte(i + 1) == UInt8(ascii: ":") {
                 i += 2
@@ -76,7 +72,38 @@ extension LexerState {
         }
     }
 
+    /// The one-byte punctuation at `k` that needs no bookkeeping, with whether
+    /// a regex may follow it; nil for anything else. Most tokens that are not
+    /// names are these, so `lexCodeToken` tries them before the switch of `lexToken`.
+    @inline(always)
+    func simplePunctuation(at k: Int) -> (TokenKind, allowsRegexAfter: Bool)? {
+        switch text[k] {
+        // In an interpolation, parentheses are counted (`lexToken`).
+        case UInt8(ascii: "(") where modes.isEmpty: return (.leftParen, true)
+        case UInt8(ascii: ")") where modes.isEmpty: return (.rightParen, false)
+        case UInt8(ascii: "{"): return (.leftBrace, true)
+        case UInt8(ascii: "}"): return (.rightBrace, false)
+        case UInt8(ascii: "["): return (.leftSquare, true)
+        case UInt8(ascii: "]"): return (.rightSquare, false)
+        case UInt8(ascii: ","): return (.comma, true)
+        case UInt8(ascii: ";"): return (.semicolon, true)
+        case UInt8(ascii: "@"): return (.atSign, false)
+        case UInt8(ascii: "\\"): return (.backslash, false)
+        // The commonest operator (`x.y`, `.none`), without the general operator scan.
+        case UInt8(ascii: ".") where isPeriodAlone(at: k): return (.period, false)
+        case UInt8(ascii: ":") where byte(k + 1) != UInt8(ascii: ":"): return (.colon, true)
+        default: return nil
+        }
+    }
+
+    /// Whether the `.` at `k` is an operator of its own: no operator character
+    /// follows (a non-ASCII one might, so that case takes the general path).
     @inline(__always)
+    func isPeriodAlone(at k: Int) -> Bool {
+        k + 1 == n || (text[k + 1].isASCII && !text[k + 1].isASCIIOperatorCharacter)
+    }
+
+    @inline(always)
     mutating func punctuation(_ kind: TokenKind, allowsRegexAfter: Bool) {
         i += 1
         emit(kind, i - 1, i, allowsRegexAfter: allowsRegexAfter)
@@ -85,6 +112,7 @@ extension LexerState {
     // MARK: Words
 
     /// `[a-zA-Z_][a-zA-Z_$0-9]*` and their Unicode kin; keywords by table.
+    @inline(always)
     mutating func lexIdentifier() {
         let start = i
         if text[i].isASCII { i += 1 } else { i = decodeScalar(text, at: i).next }
@@ -99,20 +127,22 @@ extension LexerState {
         }
     }
 
-    @inline(__always)
+    @inline(always)
     mutating func skipIdentifierContinuation() {
         // A local index: `i` lives in memory, and storing it for every byte shows.
         var k = i
         defer { i = k }
-        while k < n {
+        while true {
+            // Letters and digits eight at a time; `_`, `$` and non-ASCII (rarer) one by one.
+            k = endOfASCIIAlphanumerics(text, from: k)
+            guard k < n else { return }
             let b = text[k]
-            if b.isASCII {
-                guard b.isASCIIIdentifierContinue else { return }
+            if b == UInt8(ascii: "_") || b == UInt8(ascii: "$") {
                 k += 1
-            } else {
-                let (scalar, next) = decodeScalar(text, at: k)
-                guard let c = scalar, isIdentifierContinue(c) else { return }
+            } else if !b.isASCII, let next = nonASCIIIdentifierContinuation(text, at: k) {
                 k = next
+            } else {
+                return
             }
         }
     }
@@ -312,4 +342,13 @@ extension LexerState {
         }
         return nil
     }
+}
+
+/// The offset after the non-ASCII character at `k` if it continues a name.
+/// Rare, so out of line; a free function, since a method would copy the lexer state.
+@inline(never)
+private func nonASCIIIdentifierContinuation(_ text: UnsafeBufferPointer<UInt8>, at k: Int) -> Int? {
+    let (scalar, next) = decodeScalar(text, at: k)
+    guard let c = scalar, isIdentifierContinue(c) else { return nil }
+    return next
 }

@@ -45,19 +45,22 @@ enum Word: UInt8, CaseIterable {
 }
 
 /// Looks words up by their bytes: an open-addressing hash table keyed on the
-/// length and the first, second and last bytes, so that a name that is no
-/// word (most of them) costs one probe of an empty slot. The lexer looks every
-/// name up once and stores the word in its token.
+/// length and the first eight bytes, so that a name that is no word (most of
+/// them) costs one probe of an empty slot. The lexer looks every name up once
+/// and stores the word in its token.
 struct WordTable {
     static let shared = WordTable()
 
     private static let slotCount = 1024
-    /// Per slot (indexed by hash): the word's raw value (0: empty), its length
-    /// and its first eight bytes, so that a probe compares integers and only a
-    /// word longer than eight bytes reads its spelling.
-    private var slotWords = [UInt8](repeating: 0, count: slotCount)
-    private var slotLengths = [UInt8](repeating: 0, count: slotCount)
-    private var slotHeads = [UInt64](repeating: 0, count: slotCount)
+    /// A word's length and first eight bytes, so that a probe compares
+    /// integers and only a word longer than eight bytes reads its spelling.
+    private struct Slot {
+        var head: UInt64 = 0
+        var length: UInt8 = 0
+        /// The word's raw value; 0 (`Word.none`) marks an empty slot.
+        var word: UInt8 = 0
+    }
+    private var slots = [Slot](repeating: Slot(), count: slotCount)
     /// Each word's spelling, by raw value.
     private var spellings: [[UInt8]] = []
     private let longest: Int
@@ -68,21 +71,19 @@ struct WordTable {
         for word in Word.allCases where word != .none {
             let bytes = spellings[Int(word.rawValue)]
             bytes.withUnsafeBufferPointer { text in
-                var slot = Self.hash(text, 0, text.count)
-                while slotWords[slot] != 0 { slot = (slot + 1) & (Self.slotCount - 1) }
-                slotWords[slot] = word.rawValue
-                slotLengths[slot] = UInt8(text.count)
-                slotHeads[slot] = Self.head(text, 0, text.count)
+                let head = Self.head(text, 0, text.count)
+                var slot = Self.hash(head, text.count)
+                while slots[slot].word != 0 { slot = (slot + 1) & (Self.slotCount - 1) }
+                slots[slot] = Slot(head: head, length: UInt8(text.count), word: word.rawValue)
             }
         }
     }
 
+    /// A multiplicative hash: the top bits of the product depend on every bit of the head.
     @inline(__always)
-    private static func hash(_ text: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Int {
-        let length = UInt32(truncatingIfNeeded: end - start)
-        let mixed = length &* 0x9E37_79B1 ^ UInt32(text[start]) &* 0x85EB_CA6B
-            ^ UInt32(text[start + 1]) &* 0xC2B2_AE35 ^ UInt32(text[end - 1]) &* 0x27D4_EB2F
-        return Int((mixed ^ mixed >> 15) & UInt32(slotCount - 1))
+    private static func hash(_ head: UInt64, _ length: Int) -> Int {
+        let mixed = (head ^ UInt64(truncatingIfNeeded: length)) &* 0x9E37_79B9_7F4A_7C15
+        return Int(truncatingIfNeeded: mixed >> UInt64(64 - slotCount.trailingZeroBitCount))
     }
 
     /// The first eight bytes of `text[start..<end]` (fewer, zero-padded), little-endian.
@@ -102,29 +103,37 @@ struct WordTable {
         return value
     }
 
-    @inline(__always)
+    @inline(always)
     func word(_ text: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Word {
         let length = end - start
         guard length >= 2 && length <= longest else { return .none }
-        var slot = Self.hash(text, start, end)
+        let head = Self.head(text, start, end)
+        var slot = Self.hash(head, length)
         while true {
-            let raw = slotWords[slot]
-            guard raw != 0 else { return .none }
-            if Int(slotLengths[slot]) == length && slotHeads[slot] == Self.head(text, start, end) {
-                let spelling = spellings[Int(raw)]
-                var k = 8
-                while k < length && spelling[k] == text[start + k] { k += 1 }
-                if k >= length { return Word(rawValue: raw) ?? .none }
+            let entry = slots[slot]
+            guard entry.word != 0 else { return .none }
+            if entry.head == head && Int(entry.length) == length && (length <= 8 || tailMatches(entry.word, text, start, end)) {
+                // `entry.word` was stored from a `Word`, so it is a valid raw value.
+                return unsafeBitCast(entry.word, to: Word.self)
             }
             slot = (slot + 1) & (Self.slotCount - 1)
         }
+    }
+
+    /// Whether the bytes after the first eight spell the rest of word `raw`.
+    private func tailMatches(_ raw: UInt8, _ text: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
+        let spelling = spellings[Int(raw)]
+        var k = 8
+        while k < end - start && spelling[k] == text[start + k] { k += 1 }
+        return k == end - start
     }
 }
 
 extension Word {
     /// For the keywords the lexer always classifies as keywords (the first
     /// group of cases), what they tell it about the next token; nil for every
-    /// other word, which stays an identifier.
+    /// other word, which stays an identifier. Asked once per name by the lexer.
+    @inline(always)
     var keywordRole: KeywordRole? {
         switch self {
         case .none: return nil

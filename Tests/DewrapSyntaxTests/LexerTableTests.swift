@@ -394,6 +394,35 @@ let lexCases: [LexCase] = [
     LexCase("byte order mark", "\u{FEFF}x", ##"""
         3 identifier x
         """##),
+    // Names longer than eight bytes, and non-ASCII inside them, cross the eight-bytes-at-a-time scan.
+    LexCase("long names and words", "averyLongIdentifierName_with$dollar9 x12345678 café_au_lait naïveNameNaïve abcdefgh. mutableAddressWithNativeOwner mutableAddressWithOwnerX Sendable SendableX", ##"""
+        0 identifier averyLongIdentifierName_with$dollar9
+        37 identifier x12345678
+        47 identifier café_au_lait
+        61 identifier naïveNameNaïve
+        78 identifier abcdefgh
+        86 period .
+        88 identifier mutableAddressWithNativeOwner
+        118 identifier mutableAddressWithOwnerX
+        143 identifier Sendable
+        152 identifier SendableX
+        """##),
+    // A `.` alone takes a short path; one followed by operator characters does not.
+    LexCase("periods alone and in operators", "a.b ..< x.?.y .. a.=b x.√ ", ##"""
+        0 identifier a
+        1 period .
+        2 identifier b
+        4 binaryOperator ..<
+        8 identifier x
+        9 binaryOperator .?.
+        12 identifier y
+        14 binaryOperator ..
+        17 identifier a
+        18 binaryOperator .=
+        20 identifier b
+        22 identifier x
+        23 postfixOperator .√
+        """##),
 ]
 
 @Test(arguments: lexCases)

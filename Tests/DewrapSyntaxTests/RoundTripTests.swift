@@ -24,6 +24,17 @@ struct RoundTripTests {
         }
     }
 
+    /// Inputs with far more tokens per byte than real code, so that the lexer
+    /// fills its first token storage and goes on in a larger one.
+    @Test func denseInputsRoundTrip() {
+        for piece in ["(", "a;", "\"\\(", "#", "\"\n"] {
+            let bytes = Array(String(repeating: piece, count: 5_000).utf8)
+            let lexed = Lexer.lex(bytes)
+            #expect(lexed.losslessProblem(in: bytes) == nil, "\(piece)")
+            #expect(lexed.tokens.last?.kind == .endOfFile, "\(piece)")
+        }
+    }
+
     /// Bytes drawn mostly from the ones that open and close literals, comments
     /// and interpolations, so that the rare paths are reached often, plus any
     /// byte at all (invalid UTF-8, NUL, lone CR).
