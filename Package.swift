@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.3
 // dewrap: lowers Swift property wrappers into the explicit code the compiler synthesizes.
 // No package dependencies: the toolchain's Foundation, XCTest and Swift Testing only.
 import PackageDescription
