@@ -332,6 +332,7 @@ struct FileLowering {
         case .extension: container = .extension
         }
         var members: [(VariableDecl, Placement?)] = []
+        members.reserveCapacity(body.items.count)
         var initializers: [FunctionDecl] = []
         collectMembers(body.items, placement: nil, into: &members, initializers: &initializers)
 
@@ -480,12 +481,12 @@ struct FileLowering {
         // Rendered now that `$x` rewrites are known, so copied defaults carry them.
         let memberwise = plan.writesMemberwise
             ? planMemberwiseInit(type: plan.type, stored: plan.stored, sendable: sendable, context: context) : nil
+        let typeName = context.text(plan.type.name) + (plan.type.genericParameters.map {
+            "<" + genericParameterNames(context.text($0)).joined(separator: ", ") + ">"
+        } ?? "")
         for property in plan.properties {
             let stripped = memberwise?.strippedWrapped.contains(property.name) ?? false
             let initializer = stripped ? nil : storageInitializer(for: property, context: context)
-            let typeName = context.text(plan.type.name) + (plan.type.genericParameters.map {
-                "<" + genericParameterNames(context.text($0)).joined(separator: ", ") + ">"
-            } ?? "")
             let text = renderProperty(
                 property, container: plan.container, typeName: typeName, storageInitializer: initializer, context: context)
             result.append(Edit(start: tokens[property.declaration.prefix.start].start,

@@ -233,6 +233,10 @@ public struct WrapperShapes: Sendable {
     /// Whether a type inheriting `name` is `Encodable` or `Decodable`: one of
     /// the standard protocols, or a known protocol that refines one (K-1).
     func isCodingProtocol(_ name: String) -> Bool {
+        switch name {
+        case "Codable", "Decodable", "Encodable": return true
+        default: if protocolParents.isEmpty { return false }  // nothing declared here refines them
+        }
         var seen: Set<String> = []
         var pending = [name]
         while let next = pending.popLast() {
