@@ -13,16 +13,23 @@ extension ParserState {
             statement.span = TokenSpan(start, end)
             return statement
         }
-        parseStatementContent(&statement)
+        parseStatementContent(&statement, start: start, closuresSince: mark)
         leaveNesting()
-        statement.span = TokenSpan(start, end)
-        statement.closures = closures(since: mark)
         return statement
     }
 
-    /// Everything after the nesting check: filled into `statement` in place,
-    /// so that the (large) statement value is never copied on the way out.
-    private mutating func parseStatementContent(_ statement: inout Statement) {
+    /// Everything after the nesting check, filled into `statement` in place,
+    /// the span and closures included: the (large) statement must not be
+    /// touched in `parseStatement` after this call, or the optimizer copies
+    /// it (and destroys the original) to return it.
+    private mutating func parseStatementContent(_ statement: inout Statement, start: Int, closuresSince mark: Int) {
+        parseStatementKind(&statement)
+        statement.span = TokenSpan(start, end)
+        statement.closures = closures(since: mark)
+    }
+
+    /// The label, then the statement's own grammar.
+    private mutating func parseStatementKind(_ statement: inout Statement) {
         if kind == .identifier && kind(at: index + 1) == .colon {
             switch word(at: index + 2) {
             case .for, .while, .repeat, .if, .switch, .do:
