@@ -17,6 +17,10 @@ extension ParserState {
         return items
     }
 
+    // `atItemListEnd`, `declarationKeyword` and `isDeclarationKeyword` run
+    // once per item, each from one place: inlined there, since a call from
+    // mutating code copies the whole state first.
+    @inline(__always)
     func atItemListEnd(_ context: ItemContext) -> Bool {
         switch kind {
         case .endOfFile, .rightBrace:
@@ -76,6 +80,7 @@ extension ParserState {
 
     /// When attributes and modifiers from here lead to a declaration keyword,
     /// the index of that keyword.
+    @inline(__always)
     func declarationKeyword(_ context: ItemContext) -> Int? {
         var i = index
         guard split == 0 else { return nil }
@@ -123,6 +128,7 @@ extension ParserState {
     }
 
     /// Whether token `i` introduces a declaration by itself.
+    @inline(__always)
     func isDeclarationKeyword(_ i: Int) -> Bool {
         switch words[i] {
         case .var, .let, .func, .`init`, .deinit, .subscript, .struct, .enum, .protocol, .extension,
