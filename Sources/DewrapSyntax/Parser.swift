@@ -301,7 +301,7 @@ struct ParserState {
         let id = scopes.count
         let parent = scopeStack.last
         scopes.append(Scope(kind: kind, span: TokenSpan(start, start), parent: parent, children: [], names: []))
-        if let parent { scopes[parent].children.append(id) }
+        if let parent { scopes[parent].children.appendToSmall(id) }
         scopeStack.append(id)
         return id
     }
@@ -334,6 +334,17 @@ struct ParserState {
         let taken = Array(closureCollector[mark...])
         closureCollector.removeSubrange(mark...)
         return taken
+    }
+}
+
+extension Array {
+    /// `append`, but the first element goes in by an array literal, which
+    /// allocates at once: appending to an empty array takes the general
+    /// growth path, about twice the instructions. Most of the lists the
+    /// parser builds (bindings, attributes, a scope's children) hold one.
+    @inline(__always)
+    mutating func appendToSmall(_ element: Element) {
+        if isEmpty { self = [element] } else { append(element) }
     }
 }
 

@@ -34,11 +34,11 @@ extension ParserState {
                     let hasCondition = !isPound("#else")
                     advance()
                     if hasCondition { _ = skipDirectiveCondition() }
-                    while at(.atSign) { prefix.attributes.append(parseAttribute()) }
+                    while at(.atSign) { prefix.attributes.appendToSmall(parseAttribute()) }
                 }
                 if isPound("#endif") { advance() }
             } else if at(.atSign) {
-                prefix.attributes.append(parseAttribute())
+                prefix.attributes.appendToSmall(parseAttribute())
             } else {
                 let modifier = index
                 advance()
@@ -48,7 +48,7 @@ extension ParserState {
                     skipBalanced()
                     detail = TokenSpan(open, index)
                 }
-                prefix.modifiers.append(Modifier(keyword: modifier, detail: detail))
+                prefix.modifiers.appendToSmall(Modifier(keyword: modifier, detail: detail))
             }
         }
         return prefix
@@ -116,7 +116,7 @@ extension ParserState {
         if atLeftAngle { genericParameters = parseGenericParameters() }
         var inheritance: [TokenSpan] = []
         if consume(.colon) != nil {
-            repeat { inheritance.append(parseType()) } while consume(.comma) != nil && !atEnd
+            repeat { inheritance.appendToSmall(parseType()) } while consume(.comma) != nil && !atEnd
         }
         var whereClause: TokenSpan?
         if at(.where) { whereClause = parseWhereClause() }
@@ -195,7 +195,7 @@ extension ParserState {
             for patternName in patternNames {
                 declare(patternName, .variable, visibleFrom: local ? end : patternName)
             }
-            bindings.append(PatternBinding(
+            bindings.appendToSmall(PatternBinding(
                 pattern: pattern, name: name, type: type, initializer: initializer, closures: closures, accessors: accessors))
         } while consume(.comma) != nil && !atEnd
         return VariableDecl(prefix: prefix, keyword: keyword, bindings: bindings, span: TokenSpan(prefix.start, end))
