@@ -322,8 +322,11 @@ struct ParserState {
     mutating func finishScopes() {
         var nameCounts = [Int](repeating: 0, count: scopes.count)
         for scope in declaredScopes { nameCounts[scope] += 1 }
-        for (scope, count) in nameCounts.enumerated() where count > 0 { scopes[scope].names.reserveCapacity(count) }
-        for (name, scope) in zip(declaredNames, declaredScopes) { scopes[scope].names.append(name) }
+        for (scope, count) in nameCounts.enumerated() where count > 1 { scopes[scope].names.reserveCapacity(count) }
+        for (name, scope) in zip(declaredNames, declaredScopes) {
+            // A single name (most scopes) by a literal, which allocates directly.
+            if nameCounts[scope] == 1 { scopes[scope].names = [name] } else { scopes[scope].names.append(name) }
+        }
         declaredNames = []
         declaredScopes = []
     }
@@ -331,6 +334,12 @@ struct ParserState {
     /// Takes the closures collected since `mark`.
     mutating func closures(since mark: Int) -> [Closure] {
         guard closureCollector.count > mark else { return [] }
+        if mark == 0 {
+            // All of them (the usual case): the array itself, nothing copied.
+            let taken = closureCollector
+            closureCollector = []
+            return taken
+        }
         let taken = Array(closureCollector[mark...])
         closureCollector.removeSubrange(mark...)
         return taken
