@@ -19,8 +19,9 @@ extension ParserState {
 
     // `atItemListEnd`, `declarationKeyword` and `isDeclarationKeyword` run
     // once per item, each from one place: inlined there, since a call from
-    // mutating code copies the whole state first.
-    @inline(__always)
+    // mutating code copies the whole state first. `@inline(always)`
+    // (SE-0496): the optimizer declines `@inline(__always)` at their size.
+    @inline(always)
     func atItemListEnd(_ context: ItemContext) -> Bool {
         switch kind {
         case .endOfFile, .rightBrace:
@@ -80,7 +81,7 @@ extension ParserState {
 
     /// When attributes and modifiers from here lead to a declaration keyword,
     /// the index of that keyword.
-    @inline(__always)
+    @inline(always)
     func declarationKeyword(_ context: ItemContext) -> Int? {
         var i = index
         guard split == 0 else { return nil }
@@ -128,7 +129,7 @@ extension ParserState {
     }
 
     /// Whether token `i` introduces a declaration by itself.
-    @inline(__always)
+    @inline(always)
     func isDeclarationKeyword(_ i: Int) -> Bool {
         switch words[i] {
         case .var, .let, .func, .`init`, .deinit, .subscript, .struct, .enum, .protocol, .extension,
