@@ -168,11 +168,20 @@ struct LexerState {
                 isFinished = true
                 return
             }
-            lexCodeToken()
-            // Every step consumes bytes or opens a string (which `run` then steps through).
-            precondition(i > startOfStep || !modes.isEmpty, "lexer made no progress")
-            // Only `lexToken` opens a string; names and simple punctuation never do.
-            if !modes.isEmpty { return }
+            // `lexCodeToken`, with the check for an opened string only where one can open.
+            if text[i].isASCIIIdentifierStart {
+                lexIdentifier()
+            } else if let (kind, allowsRegexAfter) = simplePunctuation(at: i) {
+                punctuation(kind, allowsRegexAfter: allowsRegexAfter)
+            } else {
+                lexToken()
+                // A string literal opened: `run` steps through it.
+                if !modes.isEmpty {
+                    precondition(i > startOfStep, "lexer made no progress")
+                    return
+                }
+            }
+            precondition(i > startOfStep, "lexer made no progress")
         }
     }
 
