@@ -65,13 +65,14 @@ private func zeroBytes(_ word: UInt64) -> UInt64 {
 }
 
 /// The high bit set in each byte of `word` that is not `[A-Za-z0-9]`,
-/// non-ASCII bytes included; exact in every byte.
+/// non-ASCII bytes included; exact up to and including the lowest such byte.
 @inline(__always)
 private func nonAlphanumericBytes(_ word: UInt64) -> UInt64 {
-    let ascii = word & 0x7F7F_7F7F_7F7F_7F7F
+    // No `& 0x7F` first (as `bytesInRange` asks): only a non-ASCII byte's sum
+    // can carry, into the bytes above it, and `| word` makes it a hit itself.
     // `| 0x20` folds `A`–`Z` onto `a`–`z` and moves no other byte into that range.
-    let letters = bytesInRange(ascii | 0x2020_2020_2020_2020, UInt8(ascii: "a"), UInt8(ascii: "z"))
-    let digits = bytesInRange(ascii, UInt8(ascii: "0"), UInt8(ascii: "9"))
+    let letters = bytesInRange(word | 0x2020_2020_2020_2020, UInt8(ascii: "a"), UInt8(ascii: "z"))
+    let digits = bytesInRange(word, UInt8(ascii: "0"), UInt8(ascii: "9"))
     return (~(letters | digits) | word) & 0x8080_8080_8080_8080
 }
 

@@ -146,34 +146,65 @@ struct LexerState {
     /// optimizer declines `@inline(__always)` for functions of their size, and
     /// a call per token showed in instruction counts.
     mutating func run() {
+        while !tokens.isNearlyFull && !isFinished {
+            if modes.isEmpty {
+                lexCode()
+            } else {
+                lexInStringStep()
+            }
+        }
+    }
+
+    /// Steps through code outside any string literal (most of the input) until
+    /// the end, a full token storage, or a string literal's start. A loop of its
+    /// own, apart from the string steps, so that its few hot values stay in registers.
+    @inline(never)
+    mutating func lexCode() {
         while !tokens.isNearlyFull {
             let startOfStep = i
-            let modeCount = modes.count
-            if modeCount == 0 {
-                // Code outside any string literal: most steps, so the shortest path.
-                skipTrivia(stopAtNewline: false)
-                guard i < n else {
-                    emit(.endOfFile, i, i, allowsRegexAfter: false)
-                    isFinished = true
+            skipTrivia(stopAtNewline: false)
+            guard i < n else {
+                emit(.endOfFile, i, i, allowsRegexAfter: false)
+                isFinished = true
+                return
+            }
+            // `lexCodeToken`, with the check for an opened string only where one can open.
+            if text[i].isASCIIIdentifierStart {
+                lexIdentifier()
+            } else if let (kind, allowsRegexAfter) = simplePunctuation(at: i) {
+                punctuation(kind, allowsRegexAfter: allowsRegexAfter)
+            } else {
+                lexToken()
+                // A string literal opened: `run` steps through it.
+                if !modes.isEmpty {
+                    precondition(i > startOfStep, "lexer made no progress")
                     return
                 }
-                lexCodeToken()
-            } else if modes[modeCount - 1].kind == .string {
-                lexStringContents(modes[modeCount - 1].shape)
-            } else {
-                // Code in an interpolation. A single-line string cannot span lines:
-                // a line break ends its interpolation and the string.
-                let stopAtNewline = modes[modeCount - 1].shape.kind != .multiLine
-                skipTrivia(stopAtNewline: stopAtNewline)
-                if i == n || (stopAtNewline && isNewline(at: i)) {
-                    closeInterpolationEarly()
-                } else {
-                    lexCodeToken()
-                }
             }
-            // Every step consumes bytes or changes the mode stack (which can shrink only as often as it grew).
-            precondition(i > startOfStep || modes.count != modeCount, "lexer made no progress")
+            precondition(i > startOfStep, "lexer made no progress")
         }
+    }
+
+    /// One step inside a string literal or in code in one of its interpolations.
+    @inline(never)
+    mutating func lexInStringStep() {
+        let startOfStep = i
+        let modeCount = modes.count
+        if modes[modeCount - 1].kind == .string {
+            lexStringContents(modes[modeCount - 1].shape)
+        } else {
+            // Code in an interpolation. A single-line string cannot span lines:
+            // a line break ends its interpolation and the string.
+            let stopAtNewline = modes[modeCount - 1].shape.kind != .multiLine
+            skipTrivia(stopAtNewline: stopAtNewline)
+            if i == n || (stopAtNewline && isNewline(at: i)) {
+                closeInterpolationEarly()
+            } else {
+                lexCodeToken()
+            }
+        }
+        // Every step consumes bytes or changes the mode stack (which can shrink only as often as it grew).
+        precondition(i > startOfStep || modes.count != modeCount, "lexer made no progress")
     }
 
     /// The token at `i` in code position. Names are nearly half the tokens and

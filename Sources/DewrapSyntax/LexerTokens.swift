@@ -2,11 +2,8 @@
 
 extension LexerState {
     /// Lexes the token at `i` (not trivia, not end of input). Always advances.
+    /// Its only caller, `lexCodeToken`, has already tried `simplePunctuation`.
     mutating func lexToken() {
-        if let (kind, allowsRegexAfter) = simplePunctuation(at: i) {
-            punctuation(kind, allowsRegexAfter: allowsRegexAfter)
-            return
-        }
         let start = i
         let b = text[i]
         switch b {
@@ -92,6 +89,10 @@ extension LexerState {
         // The commonest operator (`x.y`, `.none`), without the general operator scan.
         case UInt8(ascii: ".") where isPeriodAlone(at: k): return (.period, false)
         case UInt8(ascii: ":") where byte(k + 1) != UInt8(ascii: ":"): return (.colon, true)
+        // ` = ` (the commonest operator, a third of them), without the general operator scan:
+        // a space on both sides makes it neither left- nor right-bound, so consistent.
+        case UInt8(ascii: "=") where k > 0 && text[k - 1] == UInt8(ascii: " ") && byte(k + 1) == UInt8(ascii: " "):
+            return (.equal, true)
         default: return nil
         }
     }

@@ -48,7 +48,8 @@ enum Word: UInt8, CaseIterable {
 /// length and the first eight bytes, so that a name that is no word (most of
 /// them) costs one probe of an empty slot. The lexer looks every name up once
 /// and stores the word in its token.
-struct WordTable {
+/// Sendable by hand: its slots are written only by `init`.
+struct WordTable: @unchecked Sendable {
     static let shared = WordTable()
 
     private static let slotCount = 1024
@@ -60,7 +61,9 @@ struct WordTable {
         /// The word's raw value; 0 (`Word.none`) marks an empty slot.
         var word: UInt8 = 0
     }
-    private var slots = [Slot](repeating: Slot(), count: slotCount)
+    /// A plain pointer, not an array: an array's index is checked against its
+    /// count on every probe. Allocated once for the shared table, never freed.
+    private let slots: UnsafeMutablePointer<Slot>
     /// Each word's spelling, by raw value.
     private var spellings: [[UInt8]] = []
     private let longest: Int
@@ -68,6 +71,8 @@ struct WordTable {
     private init() {
         spellings = Word.allCases.map { $0 == .none ? [] : Array($0.spelling.utf8) }
         longest = spellings.map(\.count).max() ?? 0
+        slots = .allocate(capacity: Self.slotCount)
+        slots.initialize(repeating: Slot(), count: Self.slotCount)
         for word in Word.allCases where word != .none {
             let bytes = spellings[Int(word.rawValue)]
             bytes.withUnsafeBufferPointer { text in
