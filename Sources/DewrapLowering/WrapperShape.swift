@@ -233,15 +233,14 @@ public struct WrapperShapes: Sendable {
     /// Whether a type inheriting `name` is `Encodable` or `Decodable`: one of
     /// the standard protocols, or a known protocol that refines one (K-1).
     func isCodingProtocol(_ name: String) -> Bool {
-        switch name {
-        case "Codable", "Decodable", "Encodable": return true
-        default: if protocolParents.isEmpty { return false }  // nothing declared here refines them
-        }
+        func isStandard(_ name: String) -> Bool { name == "Codable" || name == "Decodable" || name == "Encodable" }
+        if isStandard(name) { return true }
+        guard !protocolParents.isEmpty else { return false }  // nothing declared here refines them
         var seen: Set<String> = []
         var pending = [name]
         while let next = pending.popLast() {
             guard seen.insert(next).inserted else { continue }
-            if ["Codable", "Decodable", "Encodable"].contains(next) { return true }
+            if isStandard(next) { return true }
             pending += protocolParents[next] ?? []
         }
         return false
@@ -525,7 +524,7 @@ func typeText(_ tokens: [String]) -> String {
         case "&": result += " & "
         default:
             let first = token.utf8.first ?? 0
-            let startsName = first >= 0x80 || first == UInt8(ascii: "_") || isASCIILetter(first)
+            let startsName = first >= 0x80 || first.isASCIIIdentifierStart
             if startsName && endsInName { result += " " }
             result += token
             let last = token.utf8.last ?? 0
@@ -535,10 +534,6 @@ func typeText(_ tokens: [String]) -> String {
         endsInName = false
     }
     return result
-}
-
-private func isASCIILetter(_ b: UInt8) -> Bool {
-    (b | 0x20) >= UInt8(ascii: "a") && (b | 0x20) <= UInt8(ascii: "z")
 }
 
 /// Binds the generic parameters in `pattern` by matching it against `concrete`:

@@ -10,7 +10,10 @@ extension UInt8 {
     var isDigit: Bool { self &- UInt8(ascii: "0") < 10 }
     var isHexDigit: Bool { isDigit || (self | 0x20) &- UInt8(ascii: "a") < 6 }
     var isASCIILetter: Bool { (self | 0x20) &- UInt8(ascii: "a") < 26 }
-    var isASCIIIdentifierStart: Bool { isASCIILetter || self == UInt8(ascii: "_") }
+    /// A letter or `_` (public: lowering's type text uses the same test).
+    @inlinable public var isASCIIIdentifierStart: Bool {
+        (self | 0x20) &- UInt8(ascii: "a") < 26 || self == UInt8(ascii: "_")
+    }
     /// Letters, digits, `_` and `$` (`a$b` is one identifier). A bit set in two
     /// constant words: this test runs for every byte of every name.
     var isASCIIIdentifierContinue: Bool {

@@ -168,20 +168,10 @@ struct LexerState {
                 isFinished = true
                 return
             }
-            // `lexCodeToken`, with the check for an opened string only where one can open.
-            if text[i].isASCIIIdentifierStart {
-                lexIdentifier()
-            } else if let (kind, allowsRegexAfter) = simplePunctuation(at: i) {
-                punctuation(kind, allowsRegexAfter: allowsRegexAfter)
-            } else {
-                lexToken()
-                // A string literal opened: `run` steps through it.
-                if !modes.isEmpty {
-                    precondition(i > startOfStep, "lexer made no progress")
-                    return
-                }
-            }
+            let mayOpenString = lexCodeToken()
             precondition(i > startOfStep, "lexer made no progress")
+            // A string literal opened: `run` steps through it.
+            if mayOpenString && !modes.isEmpty { return }
         }
     }
 
@@ -209,16 +199,19 @@ struct LexerState {
 
     /// The token at `i` in code position. Names are nearly half the tokens and
     /// simple punctuation most of the rest: both are lexed here, without a call
-    /// to `lexToken` and its switch.
-    @inline(always)
-    mutating func lexCodeToken() {
+    /// to `lexToken` and its switch. Returns whether `lexToken` ran, the one
+    /// path that can open a string literal.
+    @inline(always) @discardableResult
+    mutating func lexCodeToken() -> Bool {
         if text[i].isASCIIIdentifierStart {
             lexIdentifier()
         } else if let (kind, allowsRegexAfter) = simplePunctuation(at: i) {
             punctuation(kind, allowsRegexAfter: allowsRegexAfter)
         } else {
             lexToken()
+            return true
         }
+        return false
     }
 
     // MARK: Trivia

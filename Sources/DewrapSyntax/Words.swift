@@ -118,7 +118,8 @@ struct WordTable: @unchecked Sendable {
             let entry = slots[slot]
             guard entry.word != 0 else { return .none }
             if entry.head == head && Int(entry.length) == length && (length <= 8 || tailMatches(entry.word, text, start, end)) {
-                // `entry.word` was stored from a `Word`, so it is a valid raw value.
+                // `entry.word` was stored from a `Word`. The cast relies on the raw values
+                // being the implicit ones, equal to the case order (WordTests finds every word).
                 return unsafeBitCast(entry.word, to: Word.self)
             }
             slot = (slot + 1) & (Self.slotCount - 1)
