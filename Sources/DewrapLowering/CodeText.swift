@@ -3,17 +3,56 @@ import DewrapSyntax
 /// Generated Swift code as UTF-8 bytes, written piece by piece: what an
 /// `Edit` holds, without a String made and joined for every piece.
 struct CodeText {
-    private(set) var bytes: [UInt8] = []
+    /// The text is `storage[..<count]`; the rest is room to write into. A
+    /// piece is then one capacity check and one copy: `Array.append(contentsOf:)`
+    /// costs about 150 instructions a piece, most of the price of rendering.
+    private var storage: [UInt8]
+    private(set) var count = 0
 
     init(capacity: Int = 0) {
-        bytes.reserveCapacity(capacity)
+        storage = [UInt8](repeating: 0, count: capacity)
+    }
+
+    var isEmpty: Bool { count == 0 }
+
+    /// The text written, as the bytes of an `Edit`.
+    var bytes: [UInt8] {
+        consuming get {
+            storage.removeLast(storage.count - count)
+            return storage
+        }
+    }
+
+    mutating func write(_ piece: UnsafeBufferPointer<UInt8>) {
+        guard let source = piece.baseAddress else { return }
+        let end = count + piece.count
+        if end > storage.count {
+            storage += repeatElement(0, count: max(end, 2 * storage.count, 64) - storage.count)
+        }
+        storage.withUnsafeMutableBufferPointer { target in
+            (target.baseAddress! + count).update(from: source, count: piece.count)
+        }
+        count = end
     }
 
     static func += (text: inout CodeText, piece: String) {
-        // Native and small Strings have contiguous UTF-8: one copy, no per-byte loop.
-        if piece.utf8.withContiguousStorageIfAvailable({ text.bytes.append(contentsOf: $0) }) == nil {
-            text.bytes.append(contentsOf: piece.utf8)
+        // Literals, native and small Strings have contiguous UTF-8.
+        if piece.utf8.withContiguousStorageIfAvailable({ text.write($0) }) == nil {
+            var copy = piece
+            copy.withUTF8 { text.write($0) }
         }
+    }
+
+    static func += (text: inout CodeText, piece: ArraySlice<UInt8>) {
+        piece.withUnsafeBufferPointer { text.write($0) }
+    }
+
+    static func += (text: inout CodeText, piece: [UInt8]) {
+        piece.withUnsafeBufferPointer { text.write($0) }
+    }
+
+    static func += (text: inout CodeText, piece: CodeText) {
+        piece.storage.withUnsafeBufferPointer { text.write(UnsafeBufferPointer(rebasing: $0[..<piece.count])) }
     }
 
     /// Appends the pieces in order (`a + b + …` would make a String for each `+`).
@@ -26,14 +65,10 @@ struct CodeText {
         if !f.isEmpty { self += f }
     }
 
-    static func += (text: inout CodeText, piece: CodeText) {
-        text.bytes.append(contentsOf: piece.bytes)
-    }
-
     /// The source text of tokens `span` (with the trivia between them), `$x` rewrites applied.
     mutating func append(_ span: TokenSpan, from context: SourceContext) {
         guard !span.isEmpty else { return }
         let tokens = context.tree.tokens
-        context.appendText(bytes: tokens[span.lower].start..<tokens[span.upper - 1].end, to: &bytes)
+        context.appendText(bytes: tokens[span.lower].start..<tokens[span.upper - 1].end, to: &self)
     }
 }

@@ -149,7 +149,7 @@ private func renderInits(
             // M-4, M-5: the wrapped type (an autoclosure for an autoclosure init) with its value as the
             // default, or the wrapper type with the storage's construction as the default.
             let storageStart = storageInitializer(for: wrapped, context: context)
-            if !parameters.bytes.isEmpty { parameters += ", " }
+            if !parameters.isEmpty { parameters += ", " }
             if wrapped.takesWrappedValueParameter {
                 let autoclosure = wrapped.wrapper.wrappedValueIsAutoclosure
                 let valueType = nilLiteralParameterType(wrapped, context: context) ?? wrapped.storageValueType
@@ -172,7 +172,7 @@ private func renderInits(
                 defaultBody.append((statement("self._", name, " = ", storageStart), line))
             }
         } else {
-            if !parameters.bytes.isEmpty { parameters += ", " }
+            if !parameters.isEmpty { parameters += ", " }
             parameters.write(name, ": ", type)
             if let initializer = property.binding.initializer {
                 let value = context.text(initializer)
@@ -217,7 +217,7 @@ private func renderInits(
     }
     let newLine = context.lineBreak(mappedTo: typeLine)
     // M-7: `init()` too, when every stored property has a value without arguments.
-    if stored.allSatisfy(\.isInitializedAtDeclaration) && !parameters.bytes.isEmpty {
+    if stored.allSatisfy(\.isInitializedAtDeclaration) && !parameters.isEmpty {
         text.write(newLine, indent, nonisolated, access, "init()")
         render(defaultBody)
         if context.lineDirectives == nil { text += eol }

@@ -59,18 +59,18 @@ struct SourceContext {
     func text(bytes range: Range<Int>) -> String {
         // Most copied text holds no rewrite: one String straight from the bytes.
         guard let first = firstTokenEdit(in: range) else { return String(decoding: bytes[range], as: UTF8.self) }
-        var result: [UInt8] = []
+        var result = CodeText(capacity: range.count + 16)
         appendText(bytes: range, firstEdit: first, to: &result)
-        return String(decoding: result, as: UTF8.self)
+        return String(decoding: result.bytes, as: UTF8.self)
     }
 
     /// Appends the source bytes `range` to `output`, `$x` rewrites applied.
-    func appendText(bytes range: Range<Int>, to output: inout [UInt8]) {
-        guard let first = firstTokenEdit(in: range) else { return output.append(contentsOf: bytes[range]) }
+    func appendText(bytes range: Range<Int>, to output: inout CodeText) {
+        guard let first = firstTokenEdit(in: range) else { return output += bytes[range] }
         appendText(bytes: range, firstEdit: first, to: &output)
     }
 
-    private func appendText(bytes range: Range<Int>, firstEdit: Int, to output: inout [UInt8]) {
+    private func appendText(bytes range: Range<Int>, firstEdit: Int, to output: inout CodeText) {
         var position = range.lowerBound
         for edit in tokenEdits[firstEdit...] {
             guard edit.end <= range.upperBound else { break }
