@@ -182,12 +182,10 @@ struct FileLowering {
             }
             return low < tokens.count ? low : 0
         }
-        var types: [TypeDecl] = []
+        let types = context.tree.typeDeclarations
         var extensions: [String: [TypeDecl]] = [:]
-        context.tree.forEachItem { item in
-            guard case .type(let type) = item else { return }
-            types.append(type)
-            if type.kind == .extension { extensions[context.text(type.name), default: []].append(type) }
+        for type in types where type.kind == .extension {
+            extensions[context.text(type.name), default: []].append(type)
         }
         let sendable = SendableOracle(context: context, types: types)
         var brokenTypes: [TokenSpan] = []

@@ -27,6 +27,8 @@ public struct SyntaxCensus: Sendable, Equatable {
     public var closureSignature = false
     /// A variable outside a type's member list (a local or a global) has an attribute.
     public var attributedVariableOutsideTypes = false
+    /// A type is declared in code (a function, accessor, closure or statement body).
+    public var typeInCode = false
 
     public init() {}
 }

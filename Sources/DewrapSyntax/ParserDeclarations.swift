@@ -14,6 +14,7 @@ extension ParserState {
             declaration.closures = closures(since: mark)
             return .function(declaration)
         case .struct, .class, .actor, .enum, .protocol, .extension:
+            if context == .code || context == .switchCase { census.typeInCode = true }
             return .type(parseTypeDeclaration(prefix))
         default:
             var declaration = parseOtherDeclaration(prefix)

@@ -5,6 +5,34 @@ extension SourceTree {
     public func forEachItem(_ visit: (Item) -> Void) {
         walk(items, visit)
     }
+
+    /// Every type declaration in the file, at any depth, in source order.
+    public var typeDeclarations: [TypeDecl] {
+        var types: [TypeDecl] = []
+        if census.typeInCode {
+            forEachItem { item in
+                if case .type(let type) = item { types.append(type) }
+            }
+        } else {
+            // Types are only at the top level and among members: no need to walk code.
+            collectTypes(items, into: &types)
+        }
+        return types
+    }
+}
+
+private func collectTypes(_ items: [Item], into types: inout [TypeDecl]) {
+    for item in items {
+        switch item {
+        case .type(let type):
+            types.append(type)
+            if let body = type.body { collectTypes(body.items, into: &types) }
+        case .ifConfig(let ifConfig):
+            for clause in ifConfig.clauses { collectTypes(clause.items, into: &types) }
+        default:
+            continue
+        }
+    }
 }
 
 private func walk(_ items: [Item], _ visit: (Item) -> Void) {

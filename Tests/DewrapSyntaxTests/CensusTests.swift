@@ -19,6 +19,7 @@ struct CensusTests {
         #expect(censuses.contains { $0.attributedParameter })
         #expect(censuses.contains { $0.closureSignature })
         #expect(censuses.contains { $0.attributedVariableOutsideTypes })
+        #expect(censuses.contains { $0.typeInCode })
         #expect(censuses.contains { $0 == SyntaxCensus() })
     }
 
@@ -36,6 +37,17 @@ struct CensusTests {
     static func walked(_ tree: SourceTree) -> SyntaxCensus {
         var census = SyntaxCensus()
         var members = Set<Int>()
+        var declaredTypes = Set<Int>()
+        func collectDeclaredTypes(_ items: [Item]) {
+            for item in items {
+                if case .type(let type) = item {
+                    declaredTypes.insert(type.keyword)
+                    collectDeclaredTypes(type.body?.items ?? [])
+                }
+                if case .ifConfig(let ifConfig) = item { ifConfig.clauses.forEach { collectDeclaredTypes($0.items) } }
+            }
+        }
+        collectDeclaredTypes(tree.items)
         func collectMembers(_ items: [Item]) {
             for item in items {
                 if case .variable(let variable) = item { members.insert(variable.keyword) }
@@ -46,6 +58,7 @@ struct CensusTests {
             switch item {
             case .type(let type):
                 collectMembers(type.body?.items ?? [])
+                if !declaredTypes.contains(type.keyword) { census.typeInCode = true }
             case .function(let function):
                 if function.parameters.contains(where: { !$0.attributes.isEmpty }) { census.attributedParameter = true }
             default:
