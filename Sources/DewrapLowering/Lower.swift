@@ -288,8 +288,8 @@ struct FileLowering {
     private func inferredIsolation(_ plan: TypePlan) -> String? {
         guard swiftVersion == .swift5, plan.container == .struct || plan.container == .class else { return nil }
         let prefix = plan.type.prefix
-        if prefix.attributes.contains(where: { context.text($0.name).hasSuffix("Actor") })
-            || prefix.modifiers.contains(where: { context.text($0.keyword) == "nonisolated" }) {
+        if prefix.attributes.contains(where: { context.token($0.name.upper - 1, hasSuffix: "Actor") })
+            || context.hasModifier(.nonisolated, in: prefix) {
             return nil
         }
         // As the wrapper declares it: `@preconcurrency @MainActor` from ObservedObject, `@MainActor` from a plain one.
@@ -345,7 +345,7 @@ struct FileLowering {
             return false
         }
         for (declaration, placement) in members {
-            if extendsProtocol, declaration.prefix.modifiers.contains(where: { context.text($0.keyword) == "static" }),
+            if extendsProtocol, context.hasModifier(.static, in: declaration.prefix),
                declaration.prefix.attributes.contains(where: { context.shapes.shape(named: attributeTypeName($0, context: context)) != nil }),
                let name = declaration.bindings.first?.name {
                 diagnostics.append(Diagnostic(.error, at: context.tree.tokens[name].start, "static stored properties not supported in protocol extensions"))
@@ -445,17 +445,17 @@ struct FileLowering {
 
     /// The stored properties of a declaration without a catalog wrapper.
     private func plainStoredProperties(_ declaration: VariableDecl, placement: Placement?) -> [StoredProperty] {
-        let modifiers = declaration.prefix.modifiers.map { context.text($0.keyword) }
-        guard !modifiers.contains("static") && !modifiers.contains("class") else { return [] }
-        let access = context.declaredAccess(declaration.prefix)
-        let isLet = context.text(declaration.keyword) == "let"
+        let prefix = declaration.prefix
+        guard !context.hasModifier(.static, in: prefix) && !context.hasModifier(.class, in: prefix) else { return [] }
+        let access = context.declaredAccess(prefix)
+        let isLet = context.word(declaration.keyword) == .let
         var result: [StoredProperty] = []
         for binding in declaration.bindings {
             if let accessors = binding.accessors {
                 switch accessors.content {
                 case .getter: continue
                 case .accessors(let list):
-                    if list.contains(where: { !["willSet", "didSet"].contains(context.text($0.keyword)) }) { continue }
+                    if list.contains(where: { context.word($0.keyword) != .willSet && context.word($0.keyword) != .didSet }) { continue }
                 }
             }
             var type = binding.type.map { context.text($0) }
@@ -463,7 +463,7 @@ struct FileLowering {
                 type = TypeInference(context: context).type(of: initializer)
             }
             // A tuple pattern or `lazy` cannot be written out yet: no type makes the plan refuse it.
-            if binding.name == nil || modifiers.contains("lazy") { type = nil }
+            if binding.name == nil || context.hasModifier(.lazy, in: prefix) { type = nil }
             result.append(StoredProperty(
                 name: context.text(binding.pattern), declaration: declaration, binding: binding, wrapped: nil, type: type,
                 isLet: isLet, access: access, placement: placement))

@@ -231,8 +231,8 @@ private func renderInits(
 
 /// `@MainActor` on the type, or a `View` conformance (I-3).
 func isGlobalActorIsolated(_ type: TypeDecl, context: SourceContext) -> Bool {
-    type.prefix.attributes.contains { context.text($0.name) == "MainActor" }
-        || type.inheritance.contains { ["View", "SwiftUI.View"].contains(context.text($0)) }
+    type.prefix.attributes.contains { context.span($0.name, isSpelled: "MainActor") }
+        || type.inheritance.contains { context.span($0, isSpelled: "View") || context.span($0, isSpelled: "SwiftUI.View") }
 }
 
 /// Literals and collections of them, inits of the standard library's value
@@ -243,8 +243,6 @@ private func isActorFree(_ span: TokenSpan, actorFreeTypes: Set<String>, context
     let tokens = context.tree.tokens
     for i in span.lower..<span.upper {
         switch tokens[i].kind {
-        case .identifier where actorFreeTypes.contains(context.text(i)) || SendableOracle.standardValueTypes.contains(context.text(i)):
-            continue
         case .identifier where i > span.lower && tokens[i - 1].kind == .period:
             continue  // a member of an actor-free value or type
         case .period where i > span.lower, .binaryOperator, .postfixQuestionMark, .exclamationMark:
@@ -252,14 +250,18 @@ private func isActorFree(_ span: TokenSpan, actorFreeTypes: Set<String>, context
         case .identifier where i + 1 < span.upper && tokens[i + 1].kind == .colon && i > span.lower
             && (tokens[i - 1].kind == .leftParen || tokens[i - 1].kind == .comma):
             continue  // an argument label
+        case .identifier:
+            let name = context.text(i)
+            if actorFreeTypes.contains(name) || SendableOracle.standardValueTypes.contains(name) { continue }
+            return false
         case .leftParen, .rightParen:
             continue
         case .integerLiteral, .floatLiteral, .stringStart, .stringSegment, .stringEnd, .leftSquare, .rightSquare, .comma,
              .colon:
             continue
-        case .prefixOperator where context.text(i) == "-":
+        case .prefixOperator where context.token(i, isSpelled: "-"):
             continue
-        case .keyword where ["true", "false", "nil"].contains(context.text(i)):
+        case .keyword where [.true, .false, .nil].contains(context.word(i)):
             continue
         default:
             return false
@@ -272,7 +274,7 @@ private func isActorFree(_ span: TokenSpan, actorFreeTypes: Set<String>, context
 /// `_OptionalNilComparisonType`: the compiler's memberwise parameter has that type.
 private func nilLiteralParameterType(_ property: WrappedProperty, context: SourceContext) -> String? {
     guard let initializer = property.initializer, initializer.upper - initializer.lower == 1,
-          context.text(initializer.lower) == "nil" else { return nil }
+          context.word(initializer.lower) == .nil else { return nil }
     return property.wrapper.nilInitialValueParameterType(
         callLabels: ["wrappedValue"] + argumentLabels(property.attributeArguments, context: context))
 }

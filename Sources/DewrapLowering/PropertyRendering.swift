@@ -31,8 +31,8 @@ func renderProperty(
         }
     }
     // I-1: `x` takes the isolation of `wrappedValue`, unless the property states its own.
-    let ownIsolation = declaration.prefix.attributes.contains { context.text($0.name).hasSuffix("Actor") }
-        || declaration.prefix.modifiers.contains { context.text($0.keyword).hasPrefix("nonisolated") }
+    let ownIsolation = declaration.prefix.attributes.contains { context.token($0.name.upper - 1, hasSuffix: "Actor") }
+        || context.hasModifier(.nonisolated, in: declaration.prefix)
     if !ownIsolation, let isolation = wrapper.wrappedValue.isolation {
         kept.write(isolation, " ")
     }
@@ -121,7 +121,7 @@ func renderProperty(
         if let isolation = member.isolation { text.write(isolation, " ") }
         if let access = property.access { text.write(access == "open" ? "public" : access, " ") }
         if member.setter != .none {
-            for modifier in declaration.prefix.modifiers where modifier.detail != nil && context.text(modifier.keyword) != "nonisolated" {
+            for modifier in declaration.prefix.modifiers where modifier.detail != nil && context.word(modifier.keyword) != .nonisolated {
                 text.append(TokenSpan(modifier.keyword, modifier.detail!.upper), from: context)
                 text += " "
             }

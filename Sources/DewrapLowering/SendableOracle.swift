@@ -34,7 +34,7 @@ struct SendableOracle {
             guard let body = type.body else { continue }
             let name = context.text(type.name)
             let inherits = type.inheritance.map { context.text($0) }
-            let isPublic = type.prefix.modifiers.contains { ["public", "open", "package"].contains(context.text($0.keyword)) }
+            let isPublic = type.prefix.modifiers.contains { [.public, .open, .package].contains(context.word($0.keyword)) }
             if (type.kind == .struct || type.kind == .enum) && !isGlobalActorIsolated(type, context: context) {
                 actorFree.insert(name)
             }
@@ -126,12 +126,11 @@ private func storedTypes(of items: [Item], context: SourceContext) -> [String]? 
     for item in items {
         switch item {
         case .variable(let variable):
-            let modifiers = variable.prefix.modifiers.map { context.text($0.keyword) }
-            if modifiers.contains("static") { continue }
+            if context.hasModifier(.static, in: variable.prefix) { continue }
             for binding in variable.bindings {
                 if let accessors = binding.accessors, case .getter = accessors.content { continue }
                 if let accessors = binding.accessors, case .accessors(let list) = accessors.content,
-                   list.contains(where: { ["get", "set", "_modify", "_read"].contains(context.text($0.keyword)) }) { continue }
+                   list.contains(where: { [.get, .set, ._modify, ._read].contains(context.word($0.keyword)) }) { continue }
                 if !variable.prefix.attributes.isEmpty { return nil }
                 if let type = binding.type {
                     types.append(context.text(type))

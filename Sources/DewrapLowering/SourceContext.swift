@@ -36,14 +36,59 @@ struct SourceContext {
 
     /// The access level written on a declaration (`public`, `private`, …), not a setter's `private(set)`.
     func declaredAccess(_ prefix: DeclarationPrefix) -> String? {
-        let words = ["public", "private", "fileprivate", "internal", "open", "package"]
-        return prefix.modifiers.first { $0.detail == nil && words.contains(text($0.keyword)) }.map { text($0.keyword) }
+        for modifier in prefix.modifiers where modifier.detail == nil {
+            switch word(modifier.keyword) {
+            case .public, .private, .fileprivate, .internal, .open, .package: return word(modifier.keyword).spelling
+            default: continue
+            }
+        }
+        return nil
+    }
+
+    /// The keyword or contextual keyword that token `token` is (`.none` for
+    /// any other token): keyword checks compare words, not Strings.
+    func word(_ token: Int) -> Word {
+        tree.tokens[token].word
+    }
+
+    /// Whether `prefix` has the modifier `word` (`static`, `lazy`, `private`, …).
+    func hasModifier(_ word: Word, in prefix: DeclarationPrefix) -> Bool {
+        prefix.modifiers.contains { tree.tokens[$0.keyword].word == word }
     }
 
     /// Whether token `token` is spelled `spelling`, without making a String.
     func token(_ token: Int, isSpelled spelling: [UInt8]) -> Bool {
         let range = tree.tokens[token].range
         return range.count == spelling.count && bytes[range].elementsEqual(spelling)
+    }
+
+    /// Whether token `token` is spelled `spelling`, without making a String.
+    func token(_ token: Int, isSpelled spelling: StaticString) -> Bool {
+        isSpelled(tree.tokens[token].range, spelling)
+    }
+
+    /// Whether the tokens `span` (with any trivia between them) are spelled `spelling`.
+    func span(_ span: TokenSpan, isSpelled spelling: StaticString) -> Bool {
+        guard !span.isEmpty else { return spelling.utf8CodeUnitCount == 0 }
+        return isSpelled(tree.tokens[span.lower].start..<tree.tokens[span.upper - 1].end, spelling)
+    }
+
+    private func isSpelled(_ range: Range<Int>, _ spelling: StaticString) -> Bool {
+        range.count == spelling.utf8CodeUnitCount && spelling.withUTF8Buffer { bytes[range].elementsEqual($0) }
+    }
+
+    /// Whether token `token` starts with `prefix` (`<` in `<`, `<<`).
+    func token(_ token: Int, hasPrefix prefix: StaticString) -> Bool {
+        let range = tree.tokens[token].range
+        guard range.count >= prefix.utf8CodeUnitCount else { return false }
+        return isSpelled(range.lowerBound..<range.lowerBound + prefix.utf8CodeUnitCount, prefix)
+    }
+
+    /// Whether token `token` ends with `suffix` (`Actor` in `MainActor`).
+    func token(_ token: Int, hasSuffix suffix: StaticString) -> Bool {
+        let range = tree.tokens[token].range
+        guard range.count >= suffix.utf8CodeUnitCount else { return false }
+        return isSpelled(range.upperBound - suffix.utf8CodeUnitCount..<range.upperBound, suffix)
     }
 
     func text(_ token: Int) -> String {

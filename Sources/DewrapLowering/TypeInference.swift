@@ -11,7 +11,7 @@ struct TypeInference {
 
     func type(of span: TokenSpan) -> String? {
         guard !span.isEmpty else { return nil }
-        if let asIndex = topLevelIndex(in: span, where: { context.tree.tokens[$0].kind == .keyword && context.text($0) == "as" }),
+        if let asIndex = topLevelIndex(in: span, where: { context.tree.tokens[$0].kind == .keyword && context.word($0) == .as }),
            asIndex + 1 < span.upper, tokens[asIndex + 1].kind != .postfixQuestionMark, tokens[asIndex + 1].kind != .exclamationMark {
             return context.text(TokenSpan(asIndex + 1, span.upper))
         }
@@ -21,15 +21,15 @@ struct TypeInference {
             return "Int"
         case .floatLiteral where span.upper == span.lower + 1:
             return "Double"
-        case .prefixOperator where context.text(span.lower) == "-" && span.upper == span.lower + 2:
+        case .prefixOperator where context.token(span.lower, isSpelled: "-") && span.upper == span.lower + 2:
             switch tokens[span.lower + 1].kind {
             case .integerLiteral: return "Int"
             case .floatLiteral: return "Double"
             default: return nil
             }
         case .keyword where span.upper == span.lower + 1:
-            let word = context.text(span.lower)
-            return word == "true" || word == "false" ? "Bool" : nil
+            let word = context.word(span.lower)
+            return word == .true || word == .false ? "Bool" : nil
         case .stringStart:
             return closingIndex(from: span.lower) == span.upper - 1 ? "String" : nil
         case .leftSquare:
@@ -78,7 +78,7 @@ struct TypeInference {
         while i < span.upper {
             guard tokens[i].kind == .identifier, startsUppercase(i) else { break }
             i += 1
-            if i < span.upper, context.text(i).hasPrefix("<") { i = angleEnd(from: i, limit: span.upper) }
+            if i < span.upper, context.token(i, hasPrefix: "<") { i = angleEnd(from: i, limit: span.upper) }
             typeEnd = i
             guard i + 1 < span.upper, tokens[i].kind == .period, tokens[i + 1].kind == .identifier, startsUppercase(i + 1) else { break }
             i += 1
@@ -87,10 +87,10 @@ struct TypeInference {
         let typeText = context.text(TokenSpan(span.lower, typeEnd))
         var j = typeEnd
         // `T?.none`
-        if j + 3 == span.upper, tokens[j].kind == .postfixQuestionMark, tokens[j + 1].kind == .period, context.text(j + 2) == "none" {
+        if j + 3 == span.upper, tokens[j].kind == .postfixQuestionMark, tokens[j + 1].kind == .period, context.token(j + 2, isSpelled: "none") {
             return typeText + "?"
         }
-        if j + 1 < span.upper, tokens[j].kind == .period, context.text(j + 1) == "init" { j += 2 }
+        if j + 1 < span.upper, tokens[j].kind == .period, context.word(j + 1) == .`init` { j += 2 }
         guard j < span.upper, tokens[j].kind == .leftParen, closingIndex(from: j) == span.upper - 1 else { return nil }
         return typeText
     }

@@ -152,8 +152,7 @@ func analyzeProperty(
         let name = declaration.bindings.first.map { context.text($0.pattern) } ?? ""
         return .leave(Diagnostic(.warning, at: attributeOffset, "cannot lower '\(name)': composed property wrappers are not supported yet"))
     }
-    let keyword = context.text(declaration.keyword)
-    guard keyword == "var" else {
+    guard context.word(declaration.keyword) == .var else {
         return .leave(Diagnostic(.error, at: attributeOffset, "property wrapper can only be applied to a 'var'"))
     }
     guard declaration.bindings.count == 1, let binding = declaration.bindings.first, let nameToken = binding.name else {
@@ -161,8 +160,9 @@ func analyzeProperty(
     }
     let name = context.text(nameToken)
     let nameOffset = tree.tokens[nameToken].start
-    let modifiers = declaration.prefix.modifiers.map { context.text($0.keyword) }
-    let isStatic = modifiers.contains("static") || modifiers.contains("class")
+    let prefix = declaration.prefix
+    let isClass = context.hasModifier(.class, in: prefix)
+    let isStatic = isClass || context.hasModifier(.static, in: prefix)
     switch container {
     case .enum where !isStatic:
         return .leave(Diagnostic(.error, at: nameOffset, "non-static property '\(name)' declared inside an enum cannot have a wrapper"))
@@ -173,21 +173,23 @@ func analyzeProperty(
     default:
         break
     }
-    for word in ["lazy", "weak", "unowned"] where modifiers.contains(word) {
-        return .leave(Diagnostic(.error, at: nameOffset, "property '\(name)' with a wrapper cannot also be \(word)"))
+    for word in [Word.lazy, .weak, .unowned] where context.hasModifier(word, in: prefix) {
+        return .leave(Diagnostic(.error, at: nameOffset, "property '\(name)' with a wrapper cannot also be \(word.spelling)"))
     }
-    if declaration.prefix.attributes.contains(where: { context.text($0.name) == "NSManaged" }) {
+    if prefix.attributes.contains(where: { context.span($0.name, isSpelled: "NSManaged") }) {
         return .leave(Diagnostic(.error, at: nameOffset, "property '\(name)' with a wrapper cannot also be '@NSManaged'"))
     }
-    if modifiers.contains("override") {
+    if context.hasModifier(.override, in: prefix) {
         return .leave(Diagnostic(.error, at: nameOffset, "property '\(name)' with attached wrapper cannot override another property"))
     }
-    if modifiers.contains("class") {
+    if isClass {
         return .leave(Diagnostic(.error, at: nameOffset, "class stored properties not supported in classes; did you mean 'static'?"))
     }
     if let unavailable = declaration.prefix.attributes.first(where: { attribute in
-        context.text(attribute.name.lower) == "available" && attribute.arguments.map { arguments in
-            (arguments.lower..<arguments.upper).contains { ["unavailable", "introduced"].contains(context.text($0)) }
+        context.token(attribute.name.lower, isSpelled: "available") && attribute.arguments.map { arguments in
+            (arguments.lower..<arguments.upper).contains {
+                context.token($0, isSpelled: "unavailable") || context.token($0, isSpelled: "introduced")
+            }
         } == true
     }) {
         return .leave(Diagnostic(.error, at: tree.tokens[unavailable.name.lower].start,
@@ -197,11 +199,11 @@ func analyzeProperty(
     var didSet: Accessor?
     if let accessors = binding.accessors {
         guard case .accessors(let list) = accessors.content,
-              list.allSatisfy({ ["willSet", "didSet"].contains(context.text($0.keyword)) }) else {
+              list.allSatisfy({ context.word($0.keyword) == .willSet || context.word($0.keyword) == .didSet }) else {
             return .leave(Diagnostic(.error, at: attributeOffset, "property wrapper cannot be applied to a computed property"))
         }
-        willSet = list.first { context.text($0.keyword) == "willSet" }
-        didSet = list.first { context.text($0.keyword) == "didSet" }
+        willSet = list.first { context.word($0.keyword) == .willSet }
+        didSet = list.first { context.word($0.keyword) == .didSet }
         if willSet?.body == nil && willSet != nil || didSet?.body == nil && didSet != nil {
             return .leave(Diagnostic(.error, at: nameOffset, "expected '{' to start an observer body"))
         }
@@ -223,7 +225,7 @@ func analyzeProperty(
     // The wrapped type: written, from `@W<T>`, inferred with certainty, or the only one a non-generic wrapper has.
     var bindings: [String: [String]] = [:]
     var valueType: String?
-    if attribute.name.upper > attribute.name.lower + 1, context.text(attribute.name.upper - 1).hasSuffix(">") {
+    if attribute.name.upper > attribute.name.lower + 1, context.token(attribute.name.upper - 1, hasSuffix: ">") {
         let generic = context.text(TokenSpan(attribute.name.lower + 1, attribute.name.upper))
         let arguments = splitTopLevel(String(generic.dropFirst().dropLast()), on: ",").map { typeTokens($0) }
         for (parameter, argument) in zip(wrapper.genericParameters, arguments) { bindings[parameter] = argument }
@@ -306,7 +308,7 @@ private func analyzeComposition(
           !(container == .class && !isStatic && shapes.contains { $0.enclosingInstance != nil }) else {
         return leave("this composition of property wrappers is not supported yet")
     }
-    guard layers.allSatisfy({ $0.0.name.upper == $0.0.name.lower + 1 || !context.text($0.0.name.upper - 1).hasSuffix(">") }) else {
+    guard layers.allSatisfy({ $0.0.name.upper == $0.0.name.lower + 1 || !context.token($0.0.name.upper - 1, hasSuffix: ">") }) else {
         return leave("generic arguments on composed property wrappers are not supported yet")
     }
     let isOptional = valueType.hasSuffix("?") || valueType.hasSuffix("!") || valueType.hasPrefix("Optional<")
@@ -397,13 +399,11 @@ func qualifiedMemberType(_ type: String, of wrapper: String, genericParameters: 
 
 /// The attribute's type name without generic arguments: `State`, `SwiftUI.State`.
 func attributeTypeName(_ attribute: Attribute, context: SourceContext) -> String {
-    var name = ""
-    var i = attribute.name.lower
-    while i < attribute.name.upper && !context.text(i).hasPrefix("<") {
-        name += context.text(i)
-        i += 1
-    }
-    return name
+    var end = attribute.name.lower
+    while end < attribute.name.upper && !context.token(end, hasPrefix: "<") { end += 1 }
+    // Almost always one token: its text, without joining.
+    if end == attribute.name.lower + 1 { return context.text(attribute.name.lower) }
+    return (attribute.name.lower..<end).map { context.text($0) }.joined()
 }
 
 /// An attribute that might be another property wrapper (a capitalized name

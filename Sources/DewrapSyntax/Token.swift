@@ -103,7 +103,7 @@ public struct Token: Equatable, Sendable {
     public var flags: TokenFlags
     /// For a name or keyword, the `Word` it spells (looked up once, by the
     /// lexer); `Word.none` otherwise. Sits in what would be padding.
-    var wordValue: UInt8
+    @usableFromInline var wordValue: UInt8
     @usableFromInline var start32: UInt32
     @usableFromInline var end32: UInt32
 
@@ -119,8 +119,9 @@ public struct Token: Equatable, Sendable {
         self.end32 = UInt32(truncatingIfNeeded: end)
     }
 
-    /// The word this token spells, if the parser gives it meaning.
-    var word: Word {
+    /// The keyword or contextual keyword this token spells (`.none` for any
+    /// other token): comparing words costs less than comparing text.
+    @inlinable public var word: Word {
         // `wordValue` is only ever set from a `Word`, so it is always a valid raw value.
         unsafeBitCast(wordValue, to: Word.self)
     }

@@ -1,7 +1,7 @@
 /// The words the parser gives meaning to: keywords and contextual keywords.
 /// Each word token is looked up once, when parsing starts, so the grammar
 /// compares small integers instead of bytes.
-enum Word: UInt8, CaseIterable {
+public enum Word: UInt8, Sendable, CaseIterable {
     case none
     // Keywords.
     case `as`, `associatedtype`, `break`, `case`, `catch`, `class`, `continue`, `default`, `defer`
@@ -24,7 +24,7 @@ enum Word: UInt8, CaseIterable {
     /// How the word is written. A literal table, in case order: asking the
     /// runtime for a case's name costs about 15,000 instructions a word, which
     /// every process would pay at start-up (WordTests checks the table).
-    var spelling: String { Word.spellings[Int(rawValue)] }
+    public var spelling: String { Word.spellings[Int(rawValue)] }
 
     static let spellings: [String] = [
         "", "as", "associatedtype", "break", "case", "catch", "class", "continue", "default", "defer",
