@@ -23,6 +23,7 @@ struct CodeText {
         }
     }
 
+    @inline(__always)
     mutating func write(_ piece: UnsafeBufferPointer<UInt8>) {
         guard let source = piece.baseAddress else { return }
         let end = count + piece.count
@@ -35,6 +36,7 @@ struct CodeText {
         count = end
     }
 
+    @inline(__always)
     static func += (text: inout CodeText, piece: String) {
         // Literals, native and small Strings have contiguous UTF-8.
         if piece.utf8.withContiguousStorageIfAvailable({ text.write($0) }) == nil {

@@ -253,12 +253,21 @@ public struct WrapperShapes: Sendable {
     public func shape(named name: String) -> WrapperShape? {
         // Most files declare no wrapper: skip hashing the name for an empty table.
         if !byName.isEmpty, let shape = byName[name] { return shape }
-        if let dot = name.utf8.lastIndex(of: UInt8(ascii: ".")) {
-            let last = String(name[name.utf8.index(after: dot)...])
+        if let last = nameAfterLastDot(name) {
             return byName[last] ?? (includesCatalog ? WrapperCatalog.shape(named: last) : nil)
         }
         return includesCatalog ? WrapperCatalog.shape(named: name) : nil
     }
+}
+
+/// `State` for `SwiftUI.State`; nil without a dot.
+private func nameAfterLastDot(_ name: String) -> String? {
+    // On contiguous UTF-8 (native and small Strings): `lastIndex(of:)` on the view costs far more.
+    let scanned = name.utf8.withContiguousStorageIfAvailable { bytes in
+        bytes.lastIndex(of: UInt8(ascii: ".")).map { String(decoding: bytes[($0 + 1)...], as: UTF8.self) }
+    }
+    if let scanned { return scanned }
+    return name.utf8.lastIndex(of: UInt8(ascii: ".")).map { String(name[name.utf8.index(after: $0)...]) }
 }
 
 /// The protocol names in one inheritance entry: `Swift.Decodable` gives
