@@ -27,13 +27,23 @@ struct CodeText {
     mutating func write(_ piece: UnsafeBufferPointer<UInt8>) {
         guard let source = piece.baseAddress else { return }
         let end = count + piece.count
-        if end > storage.count {
-            storage += repeatElement(0, count: max(end, 2 * storage.count, 64) - storage.count)
-        }
+        if end > storage.count { grow(toHold: end) }
         storage.withUnsafeMutableBufferPointer { target in
             (target.baseAddress! + count).update(from: source, count: piece.count)
         }
         count = end
+    }
+
+    /// Moves the text to a larger zeroed buffer (appending zeros one by one costs about ten instructions a byte).
+    @inline(never)
+    private mutating func grow(toHold end: Int) {
+        var larger = [UInt8](repeating: 0, count: max(end, 2 * storage.count, 64))
+        if count > 0 {
+            larger.withUnsafeMutableBufferPointer { target in
+                storage.withUnsafeBufferPointer { target.baseAddress!.update(from: $0.baseAddress!, count: count) }
+            }
+        }
+        storage = larger
     }
 
     @inline(__always)

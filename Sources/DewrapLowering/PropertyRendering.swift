@@ -42,7 +42,8 @@ func renderProperty(
     }
 
     // In directive mode each generated declaration is one line, so that all of it maps to the original's line.
-    let separator = context.lineBreak(mappedTo: context.line(of: declaration.prefix.start)) + indent
+    // Written as pieces: joining Strings costs more than writing each.
+    let lineBreak = context.lineBreak(mappedTo: context.line(of: declaration.prefix.start))
     var text = CodeText(capacity: 512)
 
     // S-1: `private`, `final private` in a class, `private static` for a static property.
@@ -50,35 +51,54 @@ func renderProperty(
     text += property.isStatic ? "private static var _" : container == .class ? "final private var _" : "private var _"
     text.write(name, ": ", property.storageType)
     if let storageInitializer { text.write(" = ", storageInitializer) }
-    text += separator
+    text.write(lineBreak, indent)
 
     // `mutating`/`nonmutating` only on instance properties of value types.
     let valueMember = container == .struct && !property.isStatic
     let setter = property.setter
     let setterKeyword = valueMember && setter == .nonmutating ? "nonmutating set" : "set"
     let getterKeyword = valueMember && wrapper.wrappedValue.mutatingGetter ? "mutating get" : "get"
-    let storageName = "_" + name
+    var storageName: String { "_" + name }
     // a class instance property of a wrapper with the enclosing-instance subscript goes through it.
     let enclosing = container == .class && !property.isStatic ? wrapper.enclosingInstance : nil
-    let access = enclosing.map { _ in
+    let enclosingAccess = enclosing.map { _ in
         "\(property.storageType)[_enclosingInstance: self, wrapped: \\\(typeName).\(name), storage: \\\(typeName).\(storageName)]"
-    } ?? storageName + String(repeating: ".wrappedValue", count: 1 + property.inner.count)
+    }
+    /// How `x` reaches its value: `_x.wrappedValue` (`.wrappedValue` once more per inner wrapper) or the subscript.
+    func writeAccess(_ text: inout CodeText) {
+        if let enclosingAccess { return text += enclosingAccess }
+        text.write("_", name)
+        for _ in 0...property.inner.count { text += ".wrappedValue" }
+    }
     let compact = context.lineDirectives != nil
-    let open = compact ? " " : eol + indent + unit
-    let close = compact ? " " : eol + indent
+    /// After `{` and between accessors; before the closing `}`.
+    func writeOpen(_ text: inout CodeText) { compact ? text += " " : text.write(eol, indent, unit) }
+    func writeClose(_ text: inout CodeText) { compact ? text += " " : text.write(eol, indent) }
     text += kept
-    text.write("var ", name, ": ", property.valueType, " {", open)
-    text.write(getterKeyword, " { ", access, " }")
+    text.write("var ", name, ": ", property.valueType, " {")
+    writeOpen(&text)
+    text.write(getterKeyword, " { ")
+    writeAccess(&text)
+    text += " }"
     var helpers: [(text: String, line: Int)] = []
     if (enclosing ?? setter) != .none {
         if property.willSet == nil && property.didSet == nil {
-            text.write(open, setterKeyword, " { ", access, " = newValue }")
+            writeOpen(&text)
+            text.write(setterKeyword, " { ")
+            writeAccess(&text)
+            text += " = newValue }"
             // A-4, Decision 2: `_modify` where it keeps in-place mutation (a stored or `_modify` wrappedValue).
             // and for every composition (A-7: without it `x += 1` reads the outer wrapper once more).
             if enclosing == nil && (wrapper.wrappedValue.needsModify || !property.inner.isEmpty) {
-                text.write(open, valueMember && setter == .nonmutating ? "nonmutating " : "", "_modify { yield &", access, " }")
+                writeOpen(&text)
+                text.write(valueMember && setter == .nonmutating ? "nonmutating " : "", "_modify { yield &")
+                writeAccess(&text)
+                text += " }"
             }
         } else {
+            var accessText = CodeText()
+            writeAccess(&accessText)
+            let access = String(decoding: accessText.bytes, as: UTF8.self)
             // old value (only when didSet uses it), willSet, store, didSet; the
             // observer bodies become helper methods so that `return` keeps its meaning.
             var steps: [String] = []
@@ -103,19 +123,21 @@ func renderProperty(
                     + outdented(context.text(blockSpan(didSet)), by: unit, eol: eol), context.line(of: didSet.body!.open)))
             }
             if compact {
-                text.write(open, setterKeyword, " { ", steps.joined(separator: "; "), " }")
+                text.write(" ", setterKeyword, " { ", steps.joined(separator: "; "), " }")
             } else {
                 let step = eol + indent + unit + unit
-                text.write(open, setterKeyword, " {")
+                writeOpen(&text)
+                text.write(setterKeyword, " {")
                 for line in steps { text.write(step, line) }
                 text.write(eol, indent, unit, "}")
             }
         }
     }
-    text.write(close, "}")
+    writeClose(&text)
+    text += "}"
 
     if let projected = property.projectedType, let member = wrapper.projectedValue {
-        text += separator
+        text.write(lineBreak, indent)
         text += spi
         // S-2: `x`'s access (its setter access for the setter), the projection's own isolation.
         if let isolation = member.isolation { text.write(isolation, " ") }
@@ -129,12 +151,12 @@ func renderProperty(
         if property.isStatic { text += "static " }
         text.write("var _$", name, ": ", projected, " ")
         if member.setter == .none && !member.mutatingGetter {
-            text.write("{ ", storageName, ".projectedValue }")
+            text.write("{ _", name, ".projectedValue }")
         } else {
-            text.write("{ ", valueMember && member.mutatingGetter ? "mutating get" : "get", " { ", storageName, ".projectedValue }")
+            text.write("{ ", valueMember && member.mutatingGetter ? "mutating get" : "get", " { _", name, ".projectedValue }")
             if member.setter != .none {
                 text.write(" ", valueMember && member.setter == .nonmutating ? "nonmutating set" : "set")
-                text.write(" { ", storageName, ".projectedValue = newValue }")
+                text.write(" { _", name, ".projectedValue = newValue }")
             }
             text += " }"
         }
