@@ -1,16 +1,32 @@
 import DewrapSyntax
 
 /// A stored property of a struct, as the memberwise init sees it (M-2…M-6).
-struct StoredProperty {
-    var name: String
-    var declaration: VariableDecl
-    var binding: PatternBinding
-    var wrapped: WrappedProperty?
+/// A class, like `WrappedProperty`: fixed once read, and passed around a lot
+/// (a struct copy retains every array of its declaration).
+final class StoredProperty {
+    let name: String
+    let declaration: VariableDecl
+    let binding: PatternBinding
+    let wrapped: WrappedProperty?
     /// The property's type, written or inferred; nil when unknown.
-    var type: String?
-    var isLet: Bool
-    var access: String?
-    var placement: Placement?
+    let type: String?
+    let isLet: Bool
+    let access: String?
+    let placement: Placement?
+
+    init(
+        name: String, declaration: VariableDecl, binding: PatternBinding, wrapped: WrappedProperty?, type: String?,
+        isLet: Bool, access: String?, placement: Placement?
+    ) {
+        self.name = name
+        self.declaration = declaration
+        self.binding = binding
+        self.wrapped = wrapped
+        self.type = type
+        self.isLet = isLet
+        self.access = access
+        self.placement = placement
+    }
 
     /// Has an initial value or is default-initialized (M-7).
     var isInitializedAtDeclaration: Bool {
@@ -122,16 +138,16 @@ private func renderInits(
     }
     var stripped: [Edit] = []
     var accessRank = 3  // internal; lower ranks are narrower
-    let ranks = ["private": 1, "fileprivate": 2]
     var allSendable = true
     var initializersNeedNoActor = true
 
     for property in stored {
         let type = property.type ?? ""
         let storageType = property.wrapped?.storageType ?? type
-        if !sendable.isSendable(storageType) { allSendable = false }
+        // Each answer only matters while all the others are yes.
+        if allSendable && !sendable.isSendable(storageType) { allSendable = false }
         // An autoclosure's value is not evaluated by the memberwise init.
-        if let initializer = property.binding.initializer, property.wrapped?.wrapper.wrappedValueIsAutoclosure != true,
+        if initializersNeedNoActor, let initializer = property.binding.initializer, property.wrapped?.wrapper.wrappedValueIsAutoclosure != true,
            !isActorFree(initializer, actorFreeTypes: sendable.actorFreeTypes, context: context) {
             initializersNeedNoActor = false
         }
@@ -142,7 +158,11 @@ private func renderInits(
             initializersNeedNoActor = false
         }
         guard property.isIncluded else { continue }
-        if let access = property.access, let rank = ranks[access] { accessRank = min(accessRank, rank) }
+        switch property.access {
+        case "private": accessRank = 1
+        case "fileprivate": accessRank = min(accessRank, 2)
+        default: break
+        }
         let name = property.name
         let line = context.line(of: property.declaration.prefix.start)
         if let wrapped = property.wrapped {

@@ -195,7 +195,8 @@ extension String {
 
 /// A memo shared by the copies of one oracle (it is passed by value).
 private final class AnswerCache {
-    var results: [String: Bool] = [:]
+    /// Room for the few dozen types of a file, so the table does not grow step by step.
+    var results = [String: Bool](minimumCapacity: 64)
     /// The stored property types of same-file types asked about (nil: one of them is unknown).
     var storedTypes: [String: [String]?] = [:]
     /// Same-file types found Sendable.
