@@ -195,5 +195,6 @@ final class DerivedTypes {
     }
 
     /// Nil when the wrapper's generic arguments cannot be read from that value type.
-    var byKey: [String: Entry?] = [:]
+    /// Room for the few dozen pairs of a file, so the table does not grow step by step.
+    var byKey = [String: Entry?](minimumCapacity: 64)
 }
