@@ -164,7 +164,7 @@ private func renderInits(
         default: break
         }
         let name = property.name
-        let line = context.line(of: property.declaration.prefix.start)
+        let line = context.mappedLine(of: property.declaration.prefix.start)
         if let wrapped = property.wrapped {
             // M-4, M-5: the wrapped type (an autoclosure for an autoclosure init) with its value as the
             // default, or the wrapper type with the storage's construction as the default.
@@ -213,7 +213,7 @@ private func renderInits(
     let access = accessRank == 1 ? "private " : accessRank == 2 ? "fileprivate " : ""
     let isolated = isGlobalActorIsolated(type, context: context)
     let nonisolated = isolated && allSendable && initializersNeedNoActor ? "nonisolated " : ""
-    let typeLine = context.line(of: type.keyword)
+    let typeLine = context.mappedLine(of: type.keyword)
     // After the signature: the body, each statement on its own line.
     func render(_ lines: [(text: CodeText, line: Int)]) {
         guard !lines.isEmpty else { return text += " {}" }

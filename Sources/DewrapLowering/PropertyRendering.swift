@@ -43,7 +43,7 @@ func renderProperty(
 
     // In directive mode each generated declaration is one line, so that all of it maps to the original's line.
     // Written as pieces: joining Strings costs more than writing each.
-    let lineBreak = context.lineBreak(mappedTo: context.line(of: declaration.prefix.start))
+    let lineBreak = context.lineBreak(mappedTo: context.mappedLine(of: declaration.prefix.start))
     var text = CodeText(capacity: 512)
 
     // S-1: `private`, `final private` in a class, `private static` for a static property.

@@ -150,6 +150,12 @@ struct SourceContext {
         return lineEnding + sourceLocation(lineDirectives, line: line) + lineEnding
     }
 
+    /// The line of `token` for `lineBreak(mappedTo:)`: found only in directive
+    /// mode, where it is written (0 otherwise; a line lookup is a binary search).
+    func mappedLine(of token: Int) -> Int {
+        lineDirectives == nil ? 0 : line(of: token)
+    }
+
     /// The whitespace at the start of the line holding `token`.
     func indentation(of token: Int) -> String {
         let offset = tree.tokens[token].start
