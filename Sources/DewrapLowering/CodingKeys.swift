@@ -29,7 +29,7 @@ func planCodingKeys(
     guard type.kind == .struct || type.kind == .class, !wrapped.isEmpty, let body = type.body, let close = body.close else {
         return .unchanged
     }
-    let conformances = ([type] + extensions).flatMap(\.inheritance).flatMap { inheritedNames(context.text($0)) }
+    let conformances = ([type] + extensions).flatMap(\.inheritance).flatMap { inheritedNames($0, context: context) }
     guard conformances.contains(where: context.shapes.isCodingProtocol) else { return .unchanged }
     let tokens = context.tree.tokens
     let typeName = context.text(type.name)
@@ -50,7 +50,7 @@ func planCodingKeys(
             for name in declaration.names where names.contains(context.text(name)) {
                 let text = context.text(name)
                 let hasRawValue = name + 1 < tokens.count && tokens[name + 1].kind == .equal
-                guard hasRawValue || userKeys.inheritance.contains(where: { inheritedNames(context.text($0)).contains("String") }) else {
+                guard hasRawValue || userKeys.inheritance.contains(where: { inheritedNames($0, context: context).contains("String") }) else {
                     return .impossible(Diagnostic(.warning, at: tokens[name].start,
                         "cannot lower '\(typeName)': its coding key '\(text)' would need the raw value \"\(text)\" (K-1), and 'CodingKeys' has no String raw type"))
                 }

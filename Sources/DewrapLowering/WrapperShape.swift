@@ -205,7 +205,7 @@ public struct WrapperShapes: Sendable {
                     wrappers.append(type)
                 case .type(let type) where type.kind == .protocol:
                     protocolParents[context.text(type.name), default: []] += type.inheritance.flatMap {
-                        inheritedNames(context.text($0))
+                        inheritedNames($0, context: context)
                     }
                 case .ifConfig(let ifConfig):
                     for clause in ifConfig.clauses { collect(clause.items) }
@@ -268,6 +268,18 @@ private func nameAfterLastDot(_ name: String) -> String? {
     }
     if let scanned { return scanned }
     return name.utf8.lastIndex(of: UInt8(ascii: ".")).map { String(name[name.utf8.index(after: $0)...]) }
+}
+
+/// The protocol names in the inheritance entry `span`. Most entries are one
+/// plain name, which needs no scan.
+func inheritedNames(_ span: TokenSpan, context: SourceContext) -> [String] {
+    guard !span.isEmpty else { return [] }
+    let token = context.tree.tokens[span.lower]
+    if span.upper == span.lower + 1, token.kind == .identifier, token.end > token.start,
+       context.bytes[token.start].isASCIIIdentifierStart || context.bytes[token.start] >= 0x80 {
+        return [context.text(span.lower)]
+    }
+    return inheritedNames(context.text(span))
 }
 
 /// The protocol names in one inheritance entry: `Swift.Decodable` gives
