@@ -68,12 +68,15 @@ struct SendableOracle {
     }
 
     private func isSendable(_ type: String, visiting: inout Set<String>) -> Bool {
-        if type.hasSuffix("?") || type.hasSuffix("!") { return isSendable(String(type.dropLast()), visiting: &visiting) }
-        if type.hasPrefix("["), type.hasSuffix("]") {
+        // The delimiters are ASCII: first and last UTF-8 bytes, not Characters.
+        let first = type.utf8.first
+        let last = type.utf8.last
+        if last == UInt8(ascii: "?") || last == UInt8(ascii: "!") { return isSendable(String(type.dropLast()), visiting: &visiting) }
+        if first == UInt8(ascii: "["), last == UInt8(ascii: "]") {
             let inner = String(type.dropFirst().dropLast())
             return splitTopLevel(inner, on: ":").allSatisfy { isSendable($0.trimmingSpaces, visiting: &visiting) }
         }
-        if type.hasPrefix("("), type.hasSuffix(")") {
+        if first == UInt8(ascii: "("), last == UInt8(ascii: ")") {
             let inner = String(type.dropFirst().dropLast())
             return splitTopLevel(inner, on: ",").allSatisfy { element in
                 let part = element.contains(":") ? String(element.split(separator: ":", maxSplits: 1)[1]) : element
@@ -81,11 +84,14 @@ struct SendableOracle {
             }
         }
         // Searched as UTF-8: `<` and `>` are ASCII, and a Character search costs far more.
-        if let open = type.utf8.firstIndex(of: UInt8(ascii: "<")), type.utf8.last == UInt8(ascii: ">") {
+        if last == UInt8(ascii: ">"), let open = type.utf8.firstIndex(of: UInt8(ascii: "<")) {
             let base = String(type[..<open])
             let arguments = splitTopLevel(String(type[type.utf8.index(after: open)..<type.utf8.index(before: type.endIndex)]), on: ",")
-            if ["Optional", "Array", "Dictionary", "Set"].contains(base) {
+            switch base {
+            case "Optional", "Array", "Dictionary", "Set":
                 return arguments.allSatisfy { isSendable($0.trimmingSpaces, visiting: &visiting) }
+            default:
+                break
             }
             // A wrapper's storage: as its declaration says (global-actor isolated types are Sendable).
             switch context.shapes.shape(named: base)?.sendable {
