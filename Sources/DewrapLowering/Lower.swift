@@ -484,9 +484,8 @@ struct FileLowering {
         } ?? "")
         for property in plan.properties {
             let stripped = memberwise?.strippedWrapped.contains(property.name) ?? false
-            let initializer = stripped ? nil : storageInitializer(for: property, context: context)
             let text = renderProperty(
-                property, container: plan.container, typeName: typeName, storageInitializer: initializer, context: context)
+                property, container: plan.container, typeName: typeName, writesStorageInitializer: !stripped, context: context)
             result.append(Edit(start: tokens[property.declaration.prefix.start].start,
                                end: tokens[property.declaration.span.upper - 1].end, text: text))
         }

@@ -168,7 +168,8 @@ private func renderInits(
         if let wrapped = property.wrapped {
             // M-4, M-5: the wrapped type (an autoclosure for an autoclosure init) with its value as the
             // default, or the wrapper type with the storage's construction as the default.
-            let storageStart = storageInitializer(for: wrapped, context: context)
+            var storageStart = CodeText()
+            let hasStorageStart = writeStorageInitializer(for: wrapped, context: context, to: &storageStart)
             if !parameters.isEmpty { parameters += ", " }
             if wrapped.takesWrappedValueParameter {
                 let autoclosure = wrapped.wrapper.wrappedValueIsAutoclosure
@@ -180,16 +181,22 @@ private func renderInits(
                 } else if wrapped.isOptional {
                     parameters += " = nil"
                 }
-                let value = storageInitializer(for: wrapped, value: autoclosure ? name + "()" : name, context: context)!
-                body.append((statement("self._", name, " = ", value), line))
+                var assignment = statement("self._", name, " = ")
+                _ = writeStorageInitializer(for: wrapped, value: autoclosure ? name + "()" : name, context: context, to: &assignment)
+                body.append((assignment, line))
             } else {
                 parameters.write(name, ": ", wrapped.storageType)
-                if let storageStart { parameters.write(" = ", storageStart) }
+                if hasStorageStart {
+                    parameters += " = "
+                    parameters += storageStart
+                }
                 body.append((statement("self._", name, " = ", name), line))
             }
-            if let storageStart {
+            if hasStorageStart {
                 strippedWrapped.insert(name)
-                defaultBody.append((statement("self._", name, " = ", storageStart), line))
+                var assignment = statement("self._", name, " = ")
+                assignment += storageStart
+                defaultBody.append((assignment, line))
             }
         } else {
             if !parameters.isEmpty { parameters += ", " }

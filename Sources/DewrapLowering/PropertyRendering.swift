@@ -5,7 +5,8 @@ import DewrapSyntax
 /// and joined with the file's line ending. `typeName` is the declaring type
 /// as a key path root (A-6).
 func renderProperty(
-    _ property: WrappedProperty, container: ContainerKind, typeName: String, storageInitializer: String?, context: SourceContext
+    _ property: WrappedProperty, container: ContainerKind, typeName: String, writesStorageInitializer: Bool,
+    context: SourceContext
 ) -> [UInt8] {
     let declaration = property.declaration
     let wrapper = property.wrapper
@@ -50,7 +51,13 @@ func renderProperty(
     text += spi
     text += property.isStatic ? "private static var _" : container == .class ? "final private var _" : "private var _"
     text.write(name, ": ", property.storageType)
-    if let storageInitializer { text.write(" = ", storageInitializer) }
+    if writesStorageInitializer {
+        var start = CodeText()
+        if writeStorageInitializer(for: property, context: context, to: &start) {
+            text += " = "
+            text += start
+        }
+    }
     text.write(lineBreak, indent)
 
     // `mutating`/`nonmutating` only on instance properties of value types (A-1, A-2).
@@ -197,23 +204,50 @@ private func blockSpan(_ accessor: Accessor) -> TokenSpan {
 /// The storage's initial value (V-1…V-3): `W(wrappedValue: e, args…)`, `W(args…)`,
 /// `W(wrappedValue: nil)`, `W()`; with `value`, `W(wrappedValue: value, args…)`.
 func storageInitializer(for property: WrappedProperty, value: String? = nil, context: SourceContext) -> String? {
-    let name = property.wrapper.name
-    let arguments = property.attributeArguments.map { ", " + context.text($0) } ?? ""
+    var text = CodeText()
+    guard writeStorageInitializer(for: property, value: value, context: context, to: &text) else { return nil }
+    return String(decoding: text.bytes, as: UTF8.self)
+}
+
+/// `storageInitializer` written to `text`; false, with nothing written, when there is none.
+func writeStorageInitializer(
+    for property: WrappedProperty, value: String? = nil, context: SourceContext, to text: inout CodeText
+) -> Bool {
     if !property.inner.isEmpty {
         // A-7: `A(wrappedValue: B(wrappedValue: e, bArgs…), aArgs…)`, each wrapper's arguments with its own init.
-        guard var text = value ?? property.initializer.map({ context.text($0) }) else { return nil }
+        guard var composed = value ?? property.initializer.map({ context.text($0) }) else { return false }
         let layers = [(property.wrapper, property.attributeArguments)] + property.inner.map { ($0.wrapper, $0.attributeArguments) }
         for (wrapper, span) in layers.reversed() {
-            text = "\(wrapper.name)(wrappedValue: \(text)\(span.map { ", " + context.text($0) } ?? ""))"
+            composed = "\(wrapper.name)(wrappedValue: \(composed)\(span.map { ", " + context.text($0) } ?? ""))"
         }
-        return text
+        text += composed
+        return true
     }
-    if let value { return "\(name)(wrappedValue: \(value)\(arguments))" }
+    let name = property.wrapper.name
+    func writeArguments(_ text: inout CodeText) {
+        guard let arguments = property.attributeArguments else { return }
+        text += ", "
+        text.append(arguments, from: context)
+    }
+    if let value {
+        text.write(name, "(wrappedValue: ", value)
+        writeArguments(&text)
+        text += ")"
+        return true
+    }
     switch property.storageStart {
-    case .wrappedValue: return "\(name)(wrappedValue: \(context.text(property.initializer!))\(arguments))"
-    case .attributeArguments: return "\(name)(\(context.text(property.attributeArguments!)))"
-    case .optionalNil: return "\(name)(wrappedValue: nil)"
-    case .emptyInit: return "\(name)()"
-    case .none: return nil
+    case .wrappedValue:
+        text.write(name, "(wrappedValue: ")
+        text.append(property.initializer!, from: context)
+        writeArguments(&text)
+        text += ")"
+    case .attributeArguments:
+        text.write(name, "(")
+        text.append(property.attributeArguments!, from: context)
+        text += ")"
+    case .optionalNil: text.write(name, "(wrappedValue: nil)")
+    case .emptyInit: text.write(name, "()")
+    case .none: return false
     }
+    return true
 }
