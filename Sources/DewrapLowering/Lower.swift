@@ -234,11 +234,12 @@ struct FileLowering {
             // A type left alone for a parse problem keeps its `$x` too (lowering its output again changes nothing).
             if brokenTypes.contains(where: { $0.lower <= reference.token && reference.token <= $0.upper }) { continue }
             let token = tree.tokens[reference.token]
-            let dollarSpelling = Array(context.bytes[token.range])
-            let name = String(decoding: dollarSpelling.dropFirst(), as: UTF8.self)
+            let name = String(decoding: context.bytes[token.start + 1..<token.end], as: UTF8.self)
             guard lowered.contains(name) || !loweredLocals.isEmpty || !loweredClosureParameters.isEmpty else { continue }
+            let dollarSpelling = Array(context.bytes[token.range])
             let rewrite = Edit(start: token.start, end: token.end, text: [UInt8(ascii: "_")] + dollarSpelling)
-            if let parameter = tree.nearestLocalName(at: reference.token, where: {
+            // Scope searches only where they can find something: closure parameters need a closure signature.
+            if tree.census.closureSignature, let parameter = tree.nearestLocalName(at: reference.token, where: {
                 $0.kind == .closureParameter && context.token($0.token, isSpelled: dollarSpelling)
             }) {
                 // A `$x in` parameter owns `$x`; a lowered one's is `_$x` (P-5).
@@ -248,12 +249,15 @@ struct FileLowering {
                 continue
             }
             // D-2: a local wrapped variable `x` in scope owns an unqualified `$x`; a lowered one's is `_$x`.
-            let spelling = Array(dollarSpelling.dropFirst())
-            if reference.qualifier == .none,
-               let nearest = tree.nearestLocalName(at: reference.token, where: {
-                   localWrapped.contains($0.token) && context.token($0.token, isSpelled: spelling)
-               }) {
-                guard loweredLocals.contains(nearest.token) else { continue }
+            var nearestLocal: ScopeName?
+            if reference.qualifier == .none, !localWrapped.isEmpty {
+                let spelling = Array(dollarSpelling.dropFirst())
+                nearestLocal = tree.nearestLocalName(at: reference.token, where: {
+                    localWrapped.contains($0.token) && context.token($0.token, isSpelled: spelling)
+                })
+            }
+            if let nearestLocal {
+                guard loweredLocals.contains(nearestLocal.token) else { continue }
             } else if !lowered.contains(name) {
                 continue
             }
