@@ -64,7 +64,18 @@ struct CodeText {
     }
 
     static func += (text: inout CodeText, piece: CodeText) {
-        piece.storage.withUnsafeBufferPointer { text.write(UnsafeBufferPointer(rebasing: $0[..<piece.count])) }
+        text.append(piece, 0..<piece.count)
+    }
+
+    /// Bytes `range` of `other`'s text.
+    mutating func append(_ other: CodeText, _ range: Range<Int>) {
+        precondition(range.upperBound <= other.count)
+        other.storage.withUnsafeBufferPointer { write(UnsafeBufferPointer(rebasing: $0[range])) }
+    }
+
+    /// Drops what was written after the first `count` bytes.
+    mutating func truncate(to count: Int) {
+        self.count = min(self.count, count)
     }
 
     /// Appends the pieces in order (`a + b + …` would make a String for each `+`).

@@ -128,14 +128,8 @@ private func renderInits(
     let eol = context.lineEnding
 
     var parameters = CodeText(capacity: 256)  // separated by ", "
-    // Statements with the line of the property they come from (for `#sourceLocation`).
-    var body: [(text: CodeText, line: Int)] = []
-    var defaultBody: [(text: CodeText, line: Int)] = []
-    func statement(_ a: String, _ b: String, _ c: String = "", _ d: String = "") -> CodeText {
-        var text = CodeText()
-        text.write(a, b, c, d)
-        return text
-    }
+    var body = Statements()
+    var defaultBody = Statements()
     var stripped: [Edit] = []
     var accessRank = 3  // internal; lower ranks are narrower
     var allSendable = true
@@ -181,22 +175,23 @@ private func renderInits(
                 } else if wrapped.isOptional {
                     parameters += " = nil"
                 }
-                var assignment = statement("self._", name, " = ")
-                _ = writeStorageInitializer(for: wrapped, value: autoclosure ? name + "()" : name, context: context, to: &assignment)
-                body.append((assignment, line))
+                body.text.write("self._", name, " = ")
+                _ = writeStorageInitializer(for: wrapped, value: autoclosure ? name + "()" : name, context: context, to: &body.text)
+                body.end(line: line)
             } else {
                 parameters.write(name, ": ", wrapped.storageType)
                 if hasStorageStart {
                     parameters += " = "
                     parameters += storageStart
                 }
-                body.append((statement("self._", name, " = ", name), line))
+                body.text.write("self._", name, " = ", name)
+                body.end(line: line)
             }
             if hasStorageStart {
                 strippedWrapped.insert(name)
-                var assignment = statement("self._", name, " = ")
-                assignment += storageStart
-                defaultBody.append((assignment, line))
+                defaultBody.text.write("self._", name, " = ")
+                defaultBody.text += storageStart
+                defaultBody.end(line: line)
             }
         } else {
             if !parameters.isEmpty { parameters += ", " }
@@ -204,7 +199,8 @@ private func renderInits(
             if let initializer = property.binding.initializer {
                 let value = context.text(initializer)
                 parameters.write(" = ", value)
-                defaultBody.append((statement("self.", name, " = ", value), line))
+                defaultBody.text.write("self.", name, " = ", value)
+                defaultBody.end(line: line)
                 // M-8 step 1: the init assigns it, so the declaration must not evaluate it too.
                 let before = property.binding.type?.upper ?? property.binding.pattern.upper
                 let start = tree.tokens[before - 1].end
@@ -213,7 +209,8 @@ private func renderInits(
             } else if !property.isLet && (type.hasSuffix("?") || type.hasSuffix("!")) {
                 parameters += " = nil"
             }
-            body.append((statement("self.", name, " = ", name), line))
+            body.text.write("self.", name, " = ", name)
+            body.end(line: line)
         }
     }
 
@@ -222,22 +219,25 @@ private func renderInits(
     let nonisolated = isolated && allSendable && initializersNeedNoActor ? "nonisolated " : ""
     let typeLine = context.mappedLine(of: type.keyword)
     // After the signature: the body, each statement on its own line.
-    func render(_ lines: [(text: CodeText, line: Int)]) {
-        guard !lines.isEmpty else { return text += " {}" }
+    func render(_ statements: Statements) {
+        guard !statements.ends.isEmpty else { return text += " {}" }
         text += " {"
+        var start = 0
         if context.lineDirectives != nil {
             // The signature maps to the struct, each statement to its property.
-            for line in lines {
-                text.write(context.lineBreak(mappedTo: line.line), indent, unit)
-                text += line.text
+            for (end, line) in statements.ends {
+                text.write(context.lineBreak(mappedTo: line), indent, unit)
+                text.append(statements.text, start..<end)
+                start = end
             }
             text.write(context.lineBreak(mappedTo: typeLine), indent, "}")
         } else {
             text += eol
-            for line in lines {
+            for (end, _) in statements.ends {
                 text.write(indent, unit)
-                text += line.text
+                text.append(statements.text, start..<end)
                 text += eol
+                start = end
             }
             text.write(indent, "}")
         }
@@ -254,6 +254,19 @@ private func renderInits(
     text += ")"
     render(body)
     return stripped
+}
+
+/// The statements of an init body, written one after another into one text,
+/// each with the line of the property it comes from (for `#sourceLocation`).
+private struct Statements {
+    var text = CodeText(capacity: 256)
+    /// Where each statement ends in `text`, and its line.
+    private(set) var ends: [(end: Int, line: Int)] = []
+
+    /// Ends the statement written to `text` since the previous one.
+    mutating func end(line: Int) {
+        ends.append((text.count, line))
+    }
 }
 
 /// `@MainActor` on the type, or a `View` conformance (I-3).

@@ -52,11 +52,9 @@ func renderProperty(
     text += property.isStatic ? "private static var _" : container == .class ? "final private var _" : "private var _"
     text.write(name, ": ", property.storageType)
     if writesStorageInitializer {
-        var start = CodeText()
-        if writeStorageInitializer(for: property, context: context, to: &start) {
-            text += " = "
-            text += start
-        }
+        let mark = text.count
+        text += " = "
+        if !writeStorageInitializer(for: property, context: context, to: &text) { text.truncate(to: mark) }
     }
     text.write(lineBreak, indent)
 
