@@ -7,6 +7,9 @@ extension ParserState {
     mutating func parseItems(_ context: ItemContext) -> [Item] {
         var items: [Item] = []
         while !atItemListEnd(context) {
+            // Room for four from the first item on: the same one allocation
+            // for a single item, and none of the moves of growing 1, 2, 4.
+            if items.isEmpty { items.reserveCapacity(4) }
             let before = (index, split)
             parseItem(context, into: &items)
             if (index, split) == before {
