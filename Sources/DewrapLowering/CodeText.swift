@@ -79,6 +79,8 @@ struct CodeText {
     }
 
     /// Appends the pieces in order (`a + b + …` would make a String for each `+`).
+    /// Inlined: most pieces are literals, whose length and emptiness are then known.
+    @inline(__always)
     mutating func write(_ a: String, _ b: String, _ c: String = "", _ d: String = "", _ e: String = "", _ f: String = "") {
         self += a
         self += b
