@@ -1,0 +1,41 @@
+@testable import DewrapLowering
+import DewrapTestSupport
+import Testing
+
+/// `CodeText` keeps room ahead of its text and grows it by hand: whatever the
+/// pieces, its bytes must be exactly the pieces joined.
+struct CodeTextTests {
+    @Test func manyPiecesAcrossGrowthAreTheJoinedText() {
+        var random = SplitMix64(seed: 8)
+        let alphabet = Array("abc xyz_é€\n{}".unicodeScalars).map(String.init)
+        for capacity in [0, 1, 5, 64] {
+            var text = CodeText(capacity: capacity)
+            var expected = ""
+            for _ in 0..<300 {
+                var piece = ""
+                for _ in 0..<Int(random.next() % 90) { piece += alphabet[Int(random.next() % UInt64(alphabet.count))] }
+                text += piece
+                expected += piece
+            }
+            #expect(text.count == expected.utf8.count)
+            #expect(text.bytes == Array(expected.utf8))
+        }
+    }
+
+    @Test func truncateAndRangesAppendWhatTheySay() {
+        var text = CodeText()
+        text.write("var x", " = ")
+        let mark = text.count
+        text += "W(wrappedValue: 1)"
+        var other = CodeText()
+        other.append(text, mark..<text.count)
+        text.truncate(to: mark - 3)
+        text += ";"
+        #expect(String(decoding: text.bytes, as: UTF8.self) == "var x;")
+        #expect(String(decoding: other.bytes, as: UTF8.self) == "W(wrappedValue: 1)")
+        var empty = CodeText()
+        empty += ""
+        empty.truncate(to: 10)
+        #expect(empty.isEmpty && empty.bytes.isEmpty)
+    }
+}
