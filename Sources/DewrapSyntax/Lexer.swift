@@ -161,17 +161,20 @@ struct LexerState {
     @inline(never)
     mutating func lexCode() {
         while !tokens.isNearlyFull {
-            let startOfStep = i
             skipTrivia(stopAtNewline: false)
             guard i < n else {
                 emit(.endOfFile, i, i, allowsRegexAfter: false)
                 isFinished = true
                 return
             }
-            let mayOpenString = lexCodeToken()
-            precondition(i > startOfStep, "lexer made no progress")
-            // A string literal opened: `run` steps through it.
-            if mayOpenString && !modes.isEmpty { return }
+            let tokenStart = i
+            // A name or simple punctuation takes at least its first byte; only `lexToken`
+            // (rarer, and the one path that can open a string literal) needs checking.
+            if lexCodeToken() {
+                precondition(i > tokenStart, "lexer made no progress")
+                // A string literal opened: `run` steps through it.
+                if !modes.isEmpty { return }
+            }
         }
     }
 
