@@ -2,7 +2,7 @@
 
 extension LexerState {
     /// Lexes the token at `i` (not trivia, not end of input). Always advances.
-    /// Its only caller, `lexCodeToken`, has already tried `simplePunctuation`.
+    /// Its only caller, `lexCodeToken`, has already tried names and simple punctuation.
     mutating func lexToken() {
         let start = i
         let b = text[i]
@@ -66,34 +66,6 @@ extension LexerState {
             lexOperator()
         default:
             lexNonASCIIToken()
-        }
-    }
-
-    /// The one-byte punctuation at `k` that needs no bookkeeping, with whether
-    /// a regex may follow it; nil for anything else. Most tokens that are not
-    /// names are these, so `lexCodeToken` tries them before the switch of `lexToken`.
-    @inline(always)
-    func simplePunctuation(at k: Int) -> (TokenKind, allowsRegexAfter: Bool)? {
-        switch text[k] {
-        // In an interpolation, parentheses are counted (`lexToken`).
-        case UInt8(ascii: "(") where modes.isEmpty: return (.leftParen, true)
-        case UInt8(ascii: ")") where modes.isEmpty: return (.rightParen, false)
-        case UInt8(ascii: "{"): return (.leftBrace, true)
-        case UInt8(ascii: "}"): return (.rightBrace, false)
-        case UInt8(ascii: "["): return (.leftSquare, true)
-        case UInt8(ascii: "]"): return (.rightSquare, false)
-        case UInt8(ascii: ","): return (.comma, true)
-        case UInt8(ascii: ";"): return (.semicolon, true)
-        case UInt8(ascii: "@"): return (.atSign, false)
-        case UInt8(ascii: "\\"): return (.backslash, false)
-        // The commonest operator (`x.y`, `.none`), without the general operator scan.
-        case UInt8(ascii: ".") where isPeriodAlone(at: k): return (.period, false)
-        case UInt8(ascii: ":") where byte(k + 1) != UInt8(ascii: ":"): return (.colon, true)
-        // ` = ` (the commonest operator, a third of them), without the general operator scan:
-        // a space on both sides makes it neither left- nor right-bound, so consistent.
-        case UInt8(ascii: "=") where k > 0 && text[k - 1] == UInt8(ascii: " ") && byte(k + 1) == UInt8(ascii: " "):
-            return (.equal, true)
-        default: return nil
         }
     }
 
