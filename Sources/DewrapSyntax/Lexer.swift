@@ -76,6 +76,12 @@ struct TokenSink {
         storage.initializeElement(at: count, to: token)
         count += 1
     }
+
+    /// One of the tokens written so far.
+    subscript(index: Int) -> Token {
+        precondition(index >= 0 && index < count, "token index out of range")
+        return storage[index]
+    }
 }
 
 /// The three shapes of string literal, each with its own closing delimiter.
@@ -104,16 +110,6 @@ struct LexerMode {
     static func interpolation(_ shape: StringShape) -> LexerMode { LexerMode(kind: .interpolation, shape: shape) }
 }
 
-/// What the previous token says about the next one; see `Token regex position` in Regex.swift.
-struct PreviousToken {
-    var kind: TokenKind?
-    var keyword: KeywordRole?
-    /// Whether a `/` that begins an expression may start a regex literal here.
-    var allowsRegex: Bool = true
-    /// Set for exactly one token after `try?` / `try!`.
-    var prefersRegex = false
-}
-
 struct LexerState {
     let text: UnsafeBufferPointer<UInt8>
     let n: Int
@@ -124,7 +120,6 @@ struct LexerState {
     var isFinished = false
     var diagnostics: [Diagnostic] = []
     var modes: [LexerMode] = []
-    var previous = PreviousToken()
     var pendingFlags: TokenFlags = .atStartOfLine
 
     init(text: UnsafeBufferPointer<UInt8>) {
@@ -163,7 +158,7 @@ struct LexerState {
         while !tokens.isNearlyFull {
             skipTrivia(stopAtNewline: false)
             guard i < n else {
-                emit(.endOfFile, i, i, allowsRegexAfter: false)
+                emit(.endOfFile, i, i)
                 isFinished = true
                 return
             }
@@ -211,23 +206,23 @@ struct LexerState {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "_"):
             lexIdentifier()
         // In an interpolation, parentheses are counted (`lexToken`).
-        case UInt8(ascii: "(") where modes.isEmpty: punctuation(.leftParen, allowsRegexAfter: true)
-        case UInt8(ascii: ")") where modes.isEmpty: punctuation(.rightParen, allowsRegexAfter: false)
-        case UInt8(ascii: "{"): punctuation(.leftBrace, allowsRegexAfter: true)
-        case UInt8(ascii: "}"): punctuation(.rightBrace, allowsRegexAfter: false)
-        case UInt8(ascii: "["): punctuation(.leftSquare, allowsRegexAfter: true)
-        case UInt8(ascii: "]"): punctuation(.rightSquare, allowsRegexAfter: false)
-        case UInt8(ascii: ","): punctuation(.comma, allowsRegexAfter: true)
-        case UInt8(ascii: ";"): punctuation(.semicolon, allowsRegexAfter: true)
-        case UInt8(ascii: "@"): punctuation(.atSign, allowsRegexAfter: false)
-        case UInt8(ascii: "\\"): punctuation(.backslash, allowsRegexAfter: false)
+        case UInt8(ascii: "(") where modes.isEmpty: punctuation(.leftParen)
+        case UInt8(ascii: ")") where modes.isEmpty: punctuation(.rightParen)
+        case UInt8(ascii: "{"): punctuation(.leftBrace)
+        case UInt8(ascii: "}"): punctuation(.rightBrace)
+        case UInt8(ascii: "["): punctuation(.leftSquare)
+        case UInt8(ascii: "]"): punctuation(.rightSquare)
+        case UInt8(ascii: ","): punctuation(.comma)
+        case UInt8(ascii: ";"): punctuation(.semicolon)
+        case UInt8(ascii: "@"): punctuation(.atSign)
+        case UInt8(ascii: "\\"): punctuation(.backslash)
         // The commonest operator (`x.y`, `.none`), without the general operator scan.
-        case UInt8(ascii: ".") where isPeriodAlone(at: i): punctuation(.period, allowsRegexAfter: false)
-        case UInt8(ascii: ":") where byte(i + 1) != UInt8(ascii: ":"): punctuation(.colon, allowsRegexAfter: true)
+        case UInt8(ascii: ".") where isPeriodAlone(at: i): punctuation(.period)
+        case UInt8(ascii: ":") where byte(i + 1) != UInt8(ascii: ":"): punctuation(.colon)
         // ` = ` (the commonest operator, a third of them), without the general operator scan:
         // a space on both sides makes it neither left- nor right-bound, so consistent.
         case UInt8(ascii: "=") where i > 0 && text[i - 1] == UInt8(ascii: " ") && byte(i + 1) == UInt8(ascii: " "):
-            punctuation(.equal, allowsRegexAfter: true)
+            punctuation(.equal)
         default:
             lexToken()
             return true
@@ -301,12 +296,12 @@ struct LexerState {
 
     // MARK: Emitting
 
-    /// Appends a token and records what it means for the next one.
+    /// Appends a token. What it means for the next one is read back from it
+    /// when needed (`previousToken`), which is rarely.
     @inline(always)
-    mutating func emit(_ kind: TokenKind, _ start: Int, _ end: Int, allowsRegexAfter: Bool, keyword: KeywordRole? = nil, word: Word = .none) {
+    mutating func emit(_ kind: TokenKind, _ start: Int, _ end: Int, word: Word = .none) {
         tokens.append(Token(kind: kind, flags: pendingFlags, word: word, start: start, end: end))
         pendingFlags = []
-        previous = PreviousToken(kind: kind, keyword: keyword, allowsRegex: allowsRegexAfter)
     }
 
     mutating func diagnose(at offset: Int, _ message: String) {
@@ -317,7 +312,7 @@ struct LexerState {
     /// break or the end of the file, with zero-length closing tokens.
     mutating func closeInterpolationEarly() {
         guard let interpolation = modes.popLast() else { return }
-        emit(.interpolationEnd, i, i, allowsRegexAfter: false)
+        emit(.interpolationEnd, i, i)
         modes.removeLast()  // the string the interpolation was in
         closeStringEarly(interpolation.shape)
     }
@@ -325,6 +320,6 @@ struct LexerState {
     /// Emits a zero-length `stringEnd` for a literal cut off at `i`; the caller pops its mode.
     mutating func closeStringEarly(_ shape: StringShape) {
         diagnose(at: shape.start, "unterminated string literal")
-        emit(.stringEnd, i, i, allowsRegexAfter: false)
+        emit(.stringEnd, i, i)
     }
 }

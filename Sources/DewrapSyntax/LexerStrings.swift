@@ -23,7 +23,7 @@ extension LexerState {
             j += 1
         }
         i = j
-        emit(.stringStart, start, j, allowsRegexAfter: false)
+        emit(.stringStart, start, j)
         modes.append(.string(StringShape(kind: kind, pounds: pounds, start: start)))
     }
 
@@ -70,7 +70,7 @@ extension LexerState {
                 if byte(afterDelimiter) == UInt8(ascii: "(") {
                     flushSegment(segmentStart, j, problem)
                     i = afterDelimiter + 1
-                    emit(.interpolationStart, j, i, allowsRegexAfter: true)
+                    emit(.interpolationStart, j, i)
                     // The string resumes when the interpolation's `)` pops back to it.
                     modes.append(.interpolation(shape))
                     return
@@ -129,14 +129,14 @@ extension LexerState {
 
     private mutating func flushSegment(_ start: Int, _ end: Int, _ problem: (offset: Int, message: String)?) {
         if let problem { diagnose(at: problem.offset, problem.message) }
-        if end > start { emit(.stringSegment, start, end, allowsRegexAfter: false) }
+        if end > start { emit(.stringSegment, start, end) }
     }
 
     private mutating func finishString(_ segmentStart: Int, _ quote: Int, _ end: Int, _ problem: (offset: Int, message: String)?) {
         flushSegment(segmentStart, quote, problem)
         modes.removeLast()
         i = end
-        emit(.stringEnd, quote, end, allowsRegexAfter: false)
+        emit(.stringEnd, quote, end)
     }
 
     /// Skips the escape whose character follows `\` (and its `#`s) at `k`;

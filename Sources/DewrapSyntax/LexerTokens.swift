@@ -11,34 +11,32 @@ extension LexerState {
             if let mode = modes.last, mode.kind == .interpolation {
                 modes[modes.count - 1].parenDepth += 1
             }
-            punctuation(.leftParen, allowsRegexAfter: true)
+            punctuation(.leftParen)
         case UInt8(ascii: ")"):
             if let mode = modes.last, mode.kind == .interpolation {
                 if mode.parenDepth == 0 {
                     modes.removeLast()
                     i += 1
-                    emit(.interpolationEnd, start, i, allowsRegexAfter: false)
+                    emit(.interpolationEnd, start, i)
                     return
                 }
                 modes[modes.count - 1].parenDepth -= 1
             }
-            punctuation(.rightParen, allowsRegexAfter: false)
+            punctuation(.rightParen)
         case UInt8(ascii: ":"):
             if byte(i + 1) == UInt8(ascii: ":") {
                 i += 2
-                emit(.colonColon, start, i, allowsRegexAfter: false)
+                emit(.colonColon, start, i)
             } else {
-                punctuation(.colon, allowsRegexAfter: true)
+                punctuation(.colon)
             }
         case UInt8(ascii: "#"):
             lexPound()
         case UInt8(ascii: "!"), UInt8(ascii: "?"):
             if isLeftBound(operatorStart: i) {
                 // Postfix `!`/`?` stand alone: `x!.y`, `a?[0]`, `try?`.
-                let afterTry = previous.keyword == .try
                 i += 1
-                emit(b == UInt8(ascii: "!") ? .exclamationMark : .postfixQuestionMark, start, i, allowsRegexAfter: false)
-                previous.prefersRegex = afterTry
+                emit(b == UInt8(ascii: "!") ? .exclamationMark : .postfixQuestionMark, start, i)
             } else {
                 lexOperator()
             }
@@ -46,7 +44,7 @@ extension LexerState {
             if byte(i + 1) == UInt8(ascii: "#"), let end = editorPlaceholderEnd(at: i) {
                 i = end
                 diagnose(at: start, "editor placeholder in source file")
-                emit(.identifier, start, end, allowsRegexAfter: false)
+                emit(.identifier, start, end)
             } else if !lexConflictMarker() {
                 lexOperator()
             }
@@ -77,9 +75,9 @@ extension LexerState {
     }
 
     @inline(always)
-    mutating func punctuation(_ kind: TokenKind, allowsRegexAfter: Bool) {
+    mutating func punctuation(_ kind: TokenKind) {
         i += 1
-        emit(kind, i - 1, i, allowsRegexAfter: allowsRegexAfter)
+        emit(kind, i - 1, i)
     }
 
     // MARK: Words
@@ -91,12 +89,12 @@ extension LexerState {
         if text[i].isASCII { i += 1 } else { i = decodeScalar(text, at: i).next }
         skipIdentifierContinuation()
         let word = words.word(text, start, i)
-        if let role = word.keywordRole {
-            emit(.keyword, start, i, allowsRegexAfter: role != .expression, keyword: role, word: word)
+        if word.isKeyword {
+            emit(.keyword, start, i, word: word)
         } else if i - start == 1 && text[start] == UInt8(ascii: "_") {
-            emit(.wildcard, start, i, allowsRegexAfter: false)
+            emit(.wildcard, start, i)
         } else {
-            emit(.identifier, start, i, allowsRegexAfter: false, word: word)
+            emit(.identifier, start, i, word: word)
         }
     }
 
@@ -125,7 +123,7 @@ extension LexerState {
         let start = i
         i += 1
         skipIdentifierContinuation()
-        emit(i - start == 1 ? .identifier : .dollarIdentifier, start, i, allowsRegexAfter: false)
+        emit(i - start == 1 ? .identifier : .dollarIdentifier, start, i)
     }
 
     /// `` `class` ``, `` `a b` `` (raw identifier), `` `$` ``; a lone backtick otherwise.
@@ -166,11 +164,11 @@ extension LexerState {
                 problem = (start, "raw identifier cannot contain only operator characters")
             }
             if let problem { diagnose(at: problem.offset, problem.message) }
-            emit(.identifier, start, i, allowsRegexAfter: false)
+            emit(.identifier, start, i)
             return
         }
         i = start + 1
-        emit(.backtick, start, i, allowsRegexAfter: false)
+        emit(.backtick, start, i)
     }
 
     // MARK: `#`
@@ -180,7 +178,7 @@ extension LexerState {
         let start = i
         if start == 0 && byte(1) == UInt8(ascii: "!") {
             i = endOfLine(text, from: 2)
-            emit(.shebang, start, i, allowsRegexAfter: false)
+            emit(.shebang, start, i)
             return
         }
         var afterPounds = i
@@ -192,16 +190,16 @@ extension LexerState {
         if byte(afterPounds) == UInt8(ascii: "/"), let regex = scanRegexLiteral(at: start, mustBeRegex: true) {
             if let problem = regex.problem { diagnose(at: problem.offset, problem.message) }
             i = regex.end
-            emit(.regexLiteral, start, regex.end, allowsRegexAfter: false)
+            emit(.regexLiteral, start, regex.end)
             return
         }
         var wordEnd = i + 1
         while wordEnd < n && text[wordEnd].isASCIIIdentifierStart { wordEnd += 1 }
-        if let allowsRegex = poundKeywordAllowsRegexAfter(start + 1, wordEnd) {
+        if poundKeywordAllowsRegexAfter(start + 1, wordEnd) != nil {
             i = wordEnd
-            emit(.poundKeyword, start, wordEnd, allowsRegexAfter: allowsRegex)
+            emit(.poundKeyword, start, wordEnd)
         } else {
-            punctuation(.pound, allowsRegexAfter: false)
+            punctuation(.pound)
         }
     }
 
@@ -275,7 +273,7 @@ extension LexerState {
             // Not reached from `run` (trivia takes invalid bytes), but stay total.
             i = next
             diagnose(at: start, "invalid UTF-8 found in source file")
-            emit(.unknown, start, i, allowsRegexAfter: true)
+            emit(.unknown, start, i)
             return
         }
         if isIdentifierStart(c) {
@@ -287,15 +285,15 @@ extension LexerState {
             i = next
             skipIdentifierContinuation()
             diagnose(at: start, "an identifier cannot begin with this character")
-            emit(.identifier, start, i, allowsRegexAfter: false)
+            emit(.identifier, start, i)
         } else if c == 0x201C {
             i = endOfCurlyQuotedString(from: next) ?? next
             diagnose(at: start, "unicode curly quote found, replace with '\"'")
-            emit(.unknown, start, i, allowsRegexAfter: false)
+            emit(.unknown, start, i)
         } else {
             i = next
             diagnose(at: start, c == 0x201D ? "unicode curly quote found, replace with '\"'" : "invalid character in source")
-            emit(.unknown, start, i, allowsRegexAfter: true)
+            emit(.unknown, start, i)
         }
     }
 

@@ -136,10 +136,13 @@ struct WordTable: @unchecked Sendable {
 }
 
 extension Word {
+    /// The keywords the lexer always classifies as keywords: the first group of cases.
+    @inline(__always)
+    var isKeyword: Bool { self != .none && rawValue <= Word.Any.rawValue }
+
     /// For the keywords the lexer always classifies as keywords (the first
     /// group of cases), what they tell it about the next token; nil for every
-    /// other word, which stays an identifier. Asked once per name by the lexer.
-    @inline(always)
+    /// other word, which stays an identifier.
     var keywordRole: KeywordRole? {
         switch self {
         case .none: return nil
