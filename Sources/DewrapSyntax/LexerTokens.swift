@@ -86,34 +86,40 @@ extension LexerState {
     @inline(always)
     mutating func lexIdentifier() {
         let start = i
-        if text[i].isASCII { i += 1 } else { i = decodeScalar(text, at: i).next }
-        skipIdentifierContinuation()
-        let word = words.word(text, start, i)
+        // The end in a local: `i` lives in memory, and is stored once.
+        let end = endOfIdentifierContinuation(from: text[start].isASCII ? start + 1 : decodeScalar(text, at: start).next)
+        i = end
+        let word = words.word(text, start, end)
         if word.isKeyword {
-            emit(.keyword, start, i, word: word)
-        } else if i - start == 1 && text[start] == UInt8(ascii: "_") {
-            emit(.wildcard, start, i)
+            emit(.keyword, start, end, word: word)
+        } else if end - start == 1 && text[start] == UInt8(ascii: "_") {
+            emit(.wildcard, start, end)
         } else {
-            emit(.identifier, start, i, word: word)
+            emit(.identifier, start, end, word: word)
         }
     }
 
     @inline(always)
     mutating func skipIdentifierContinuation() {
+        i = endOfIdentifierContinuation(from: i)
+    }
+
+    /// The end of the identifier characters at and after `k`.
+    @inline(always)
+    func endOfIdentifierContinuation(from k: Int) -> Int {
         // A local index: `i` lives in memory, and storing it for every byte shows.
-        var k = i
-        defer { i = k }
+        var k = k
         while true {
             // Letters and digits eight at a time; `_`, `$` and non-ASCII (rarer) one by one.
             k = endOfASCIIAlphanumerics(text, from: k)
-            guard k < n else { return }
+            guard k < n else { return k }
             let b = text[k]
             if b == UInt8(ascii: "_") || b == UInt8(ascii: "$") {
                 k += 1
             } else if !b.isASCII, let next = nonASCIIIdentifierContinuation(text, at: k) {
                 k = next
             } else {
-                return
+                return k
             }
         }
     }
