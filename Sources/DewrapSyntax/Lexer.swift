@@ -246,7 +246,7 @@ struct LexerState {
             // which always starts a token, line feeds, tabs and line comments.
             let b = text[k]
             if b == UInt8(ascii: " ") {
-                k += 1
+                k &+= 1  // below `n`: cannot overflow
                 // One space between tokens is the commonest case: no run to scan.
                 if k < n && text[k] != UInt8(ascii: " ") { continue }
                 k = endOfSpaces(text, from: k)
