@@ -210,12 +210,20 @@ extension LexerState {
     }
 
     /// For a pound keyword's name, whether an expression (so a regex) may follow it; nil for other names.
+    /// Bytes compared in place: a `String` and its switch cost hundreds of instructions per `#`.
     func poundKeywordAllowsRegexAfter(_ start: Int, _ end: Int) -> Bool? {
-        switch String(decoding: UnsafeBufferPointer(rebasing: text[start..<end]), as: UTF8.self) {
-        case "if", "elseif", "else", "endif": return true
-        case "sourceLocation", "available", "unavailable": return false
-        default: return nil
-        }
+        func isName(_ name: StaticString) -> Bool { spells(start, end, name) }
+        if isName("if") || isName("elseif") || isName("else") || isName("endif") { return true }
+        if isName("sourceLocation") || isName("available") || isName("unavailable") { return false }
+        return nil
+    }
+
+    /// Whether `text[start..<end]` is `spelling`.
+    func spells(_ start: Int, _ end: Int, _ spelling: StaticString) -> Bool {
+        guard end - start == spelling.utf8CodeUnitCount else { return false }
+        let bytes = spelling.utf8Start
+        for k in 0..<spelling.utf8CodeUnitCount where text[start + k] != bytes[k] { return false }
+        return true
     }
 
     // MARK: Editor placeholders and conflict markers
