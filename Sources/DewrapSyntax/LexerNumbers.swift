@@ -18,6 +18,8 @@ extension LexerState {
 
     /// Skips identifier characters that make a literal invalid, diagnosing them.
     mutating func absorbInvalidDigits(_ message: String) {
+        // Nearly every literal ends at a byte that continues no name: no scan.
+        guard let b = byte(i), b.isASCIIIdentifierContinue || !b.isASCII else { return }
         let errorStart = i
         skipIdentifierContinuation()
         if i > errorStart { diagnose(at: errorStart, message) }
