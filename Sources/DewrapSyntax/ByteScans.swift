@@ -11,10 +11,11 @@ func scanBytes(
 ) -> Int {
     var i = start
     if let base = text.baseAddress {
-        while i + 8 <= text.count {
+        // `&+`: `i` is an offset into `text`, far from overflowing.
+        while i &+ 8 <= text.count {
             let found = hits(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
-            if found != 0 { return i + found.trailingZeroBitCount / 8 }
-            i += 8
+            if found != 0 { return i &+ found.trailingZeroBitCount / 8 }
+            i &+= 8
         }
     }
     while i < text.count && !isHit(text[i]) { i += 1 }

@@ -76,6 +76,12 @@ struct TokenSink {
         storage.initializeElement(at: count, to: token)
         count += 1
     }
+
+    /// One of the tokens written so far.
+    subscript(index: Int) -> Token {
+        precondition(index >= 0 && index < count, "token index out of range")
+        return storage[index]
+    }
 }
 
 /// The three shapes of string literal, each with its own closing delimiter.
@@ -104,16 +110,6 @@ struct LexerMode {
     static func interpolation(_ shape: StringShape) -> LexerMode { LexerMode(kind: .interpolation, shape: shape) }
 }
 
-/// What the previous token says about the next one; see `Token regex position` in Regex.swift.
-struct PreviousToken {
-    var kind: TokenKind?
-    var keyword: KeywordRole?
-    /// Whether a `/` that begins an expression may start a regex literal here.
-    var allowsRegex: Bool = true
-    /// Set for exactly one token after `try?` / `try!`.
-    var prefersRegex = false
-}
-
 struct LexerState {
     let text: UnsafeBufferPointer<UInt8>
     let n: Int
@@ -124,7 +120,6 @@ struct LexerState {
     var isFinished = false
     var diagnostics: [Diagnostic] = []
     var modes: [LexerMode] = []
-    var previous = PreviousToken()
     var pendingFlags: TokenFlags = .atStartOfLine
 
     init(text: UnsafeBufferPointer<UInt8>) {
@@ -161,17 +156,20 @@ struct LexerState {
     @inline(never)
     mutating func lexCode() {
         while !tokens.isNearlyFull {
-            let startOfStep = i
             skipTrivia(stopAtNewline: false)
             guard i < n else {
-                emit(.endOfFile, i, i, allowsRegexAfter: false)
+                emit(.endOfFile, i, i)
                 isFinished = true
                 return
             }
-            let mayOpenString = lexCodeToken()
-            precondition(i > startOfStep, "lexer made no progress")
-            // A string literal opened: `run` steps through it.
-            if mayOpenString && !modes.isEmpty { return }
+            let tokenStart = i
+            // A name or simple punctuation takes at least its first byte; only `lexToken`
+            // (rarer, and the one path that can open a string literal) needs checking.
+            if lexCodeToken() {
+                precondition(i > tokenStart, "lexer made no progress")
+                // A string literal opened: `run` steps through it.
+                if !modes.isEmpty { return }
+            }
         }
     }
 
@@ -198,16 +196,34 @@ struct LexerState {
     }
 
     /// The token at `i` in code position. Names are nearly half the tokens and
-    /// simple punctuation most of the rest: both are lexed here, without a call
-    /// to `lexToken` and its switch. Returns whether `lexToken` ran, the one
-    /// path that can open a string literal.
+    /// the one-byte punctuation that needs no bookkeeping most of the rest: both
+    /// are lexed here, in one switch (one jump table), without a call to
+    /// `lexToken` and its switch. Returns whether `lexToken` ran, the one path
+    /// that can open a string literal.
     @inline(always) @discardableResult
     mutating func lexCodeToken() -> Bool {
-        if text[i].isASCIIIdentifierStart {
+        switch text[i] {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "_"):
             lexIdentifier()
-        } else if let (kind, allowsRegexAfter) = simplePunctuation(at: i) {
-            punctuation(kind, allowsRegexAfter: allowsRegexAfter)
-        } else {
+        // In an interpolation, parentheses are counted (`lexToken`).
+        case UInt8(ascii: "(") where modes.isEmpty: punctuation(.leftParen)
+        case UInt8(ascii: ")") where modes.isEmpty: punctuation(.rightParen)
+        case UInt8(ascii: "{"): punctuation(.leftBrace)
+        case UInt8(ascii: "}"): punctuation(.rightBrace)
+        case UInt8(ascii: "["): punctuation(.leftSquare)
+        case UInt8(ascii: "]"): punctuation(.rightSquare)
+        case UInt8(ascii: ","): punctuation(.comma)
+        case UInt8(ascii: ";"): punctuation(.semicolon)
+        case UInt8(ascii: "@"): punctuation(.atSign)
+        case UInt8(ascii: "\\"): punctuation(.backslash)
+        // The commonest operator (`x.y`, `.none`), without the general operator scan.
+        case UInt8(ascii: ".") where isPeriodAlone(at: i): punctuation(.period)
+        case UInt8(ascii: ":") where byte(i + 1) != UInt8(ascii: ":"): punctuation(.colon)
+        // ` = ` (the commonest operator, a third of them), without the general operator scan:
+        // a space on both sides makes it neither left- nor right-bound, so consistent.
+        case UInt8(ascii: "=") where i > 0 && text[i - 1] == UInt8(ascii: " ") && byte(i + 1) == UInt8(ascii: " "):
+            punctuation(.equal)
+        default:
             lexToken()
             return true
         }
@@ -230,7 +246,7 @@ struct LexerState {
             // which always starts a token, line feeds, tabs and line comments.
             let b = text[k]
             if b == UInt8(ascii: " ") {
-                k += 1
+                k &+= 1  // below `n`: cannot overflow
                 // One space between tokens is the commonest case: no run to scan.
                 if k < n && text[k] != UInt8(ascii: " ") { continue }
                 k = endOfSpaces(text, from: k)
@@ -280,12 +296,12 @@ struct LexerState {
 
     // MARK: Emitting
 
-    /// Appends a token and records what it means for the next one.
+    /// Appends a token. What it means for the next one is read back from it
+    /// when needed (`previousToken`), which is rarely.
     @inline(always)
-    mutating func emit(_ kind: TokenKind, _ start: Int, _ end: Int, allowsRegexAfter: Bool, keyword: KeywordRole? = nil, word: Word = .none) {
+    mutating func emit(_ kind: TokenKind, _ start: Int, _ end: Int, word: Word = .none) {
         tokens.append(Token(kind: kind, flags: pendingFlags, word: word, start: start, end: end))
         pendingFlags = []
-        previous = PreviousToken(kind: kind, keyword: keyword, allowsRegex: allowsRegexAfter)
     }
 
     mutating func diagnose(at offset: Int, _ message: String) {
@@ -296,7 +312,7 @@ struct LexerState {
     /// break or the end of the file, with zero-length closing tokens.
     mutating func closeInterpolationEarly() {
         guard let interpolation = modes.popLast() else { return }
-        emit(.interpolationEnd, i, i, allowsRegexAfter: false)
+        emit(.interpolationEnd, i, i)
         modes.removeLast()  // the string the interpolation was in
         closeStringEarly(interpolation.shape)
     }
@@ -304,6 +320,6 @@ struct LexerState {
     /// Emits a zero-length `stringEnd` for a literal cut off at `i`; the caller pops its mode.
     mutating func closeStringEarly(_ shape: StringShape) {
         diagnose(at: shape.start, "unterminated string literal")
-        emit(.stringEnd, i, i, allowsRegexAfter: false)
+        emit(.stringEnd, i, i)
     }
 }

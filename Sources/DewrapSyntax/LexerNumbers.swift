@@ -13,11 +13,13 @@ extension LexerState {
         } else {
             kind = lexDecimalNumber()
         }
-        emit(kind, start, i, allowsRegexAfter: false)
+        emit(kind, start, i)
     }
 
     /// Skips identifier characters that make a literal invalid, diagnosing them.
     mutating func absorbInvalidDigits(_ message: String) {
+        // Nearly every literal ends at a byte that continues no name: no scan.
+        guard let b = byte(i), b.isASCIIIdentifierContinue || !b.isASCII else { return }
         let errorStart = i
         skipIdentifierContinuation()
         if i > errorStart { diagnose(at: errorStart, message) }
@@ -47,7 +49,7 @@ extension LexerState {
         let next = byte(i)
         if next == UInt8(ascii: ".") {
             // `1.foo` is a member access, `x.0.1` a tuple path: both leave the integer alone.
-            guard let afterDot = byte(i + 1), afterDot.isDigit, previous.kind != .period else { return .integerLiteral }
+            guard let afterDot = byte(i + 1), afterDot.isDigit, previousToken?.kind != .period else { return .integerLiteral }
         } else if next != UInt8(ascii: "e") && next != UInt8(ascii: "E") {
             absorbInvalidDigits("invalid digit in integer literal")
             return .integerLiteral

@@ -33,7 +33,7 @@ extension LexerState {
             }
             if let problem = regex.problem { diagnose(at: problem.offset, problem.message) }
             i = regex.end
-            emit(.regexLiteral, slash, regex.end, allowsRegexAfter: false)
+            emit(.regexLiteral, slash, regex.end)
             return
         }
 
@@ -89,12 +89,7 @@ extension LexerState {
             diagnose(at: start, "unexpected end of block comment")
             kind = .unknown
         }
-        let allowsRegex: Bool
-        switch kind {
-        case .binaryOperator, .prefixOperator, .prefixAmpersand, .equal, .infixQuestionMark, .unknown: allowsRegex = true
-        default: allowsRegex = false
-        }
-        emit(kind, start, end, allowsRegexAfter: allowsRegex)
+        emit(kind, start, end)
     }
 
     private func containsCommentEnd(_ start: Int, _ end: Int) -> Bool {

@@ -15,21 +15,77 @@ extension LexerState {
     func regexLiteralInOperator(slashAt slash: Int, operatorStart: Int, operatorEnd: Int) -> RegexScan? {
         let leftBound = isLeftBound(operatorStart: operatorStart)
         let rightBound = isRightBound(operatorEnd: operatorEnd, leftBound: leftBound)
+        let previous = previousToken
         // A left-bound `/` is postfix or binary; after `func` or `operator` comes an operator name.
-        if leftBound || previous.keyword == .operatorName { return nil }
+        if leftBound || previous?.word.keywordRole == .operatorName { return nil }
         var mustBeRegex = false
         if !rightBound {
             // Looks like a binary operator: a regex only where an expression may start.
             // After `try?`/`try!` it must be one (`try` cannot be a binary operand).
-            mustBeRegex = previous.prefersRegex
-            if !mustBeRegex && !previous.allowsRegex { return nil }
+            mustBeRegex = followsTryMark
+            if !mustBeRegex && !regexMayFollow(previous) { return nil }
             // An unapplied operator is fine as an argument (`reduce(0, /)`); elsewhere it cannot be.
-            switch previous.kind {
+            switch previous?.kind {
             case .leftParen?, .leftSquare?, .comma?, .colon?, .colonColon?, .interpolationStart?: break
             default: mustBeRegex = true
             }
         }
         return scanRegexLiteral(at: slash, mustBeRegex: mustBeRegex)
+    }
+
+    // MARK: Token regex position
+    //
+    // What the token before a `/` says about it is read back from the tokens
+    // written so far: a `/` is rare, so nothing is recorded per token for it.
+
+    /// The index of the last token before `index` other than a conflict marker
+    /// (trivia to the compiler: the token before it counts); nil if there is none.
+    func previousTokenIndex(before index: Int) -> Int? {
+        var k = index
+        while k > 0 {
+            k -= 1
+            if tokens[k].kind != .conflictMarker { return k }
+        }
+        return nil
+    }
+
+    /// The token the next one follows; nil at the start of the input.
+    var previousToken: Token? {
+        previousTokenIndex(before: tokens.count).map { tokens[$0] }
+    }
+
+    /// Whether `token` (nil: the start of the input) leaves the lexer where an
+    /// expression may start, so that a `/` there may begin a regex literal.
+    func regexMayFollow(_ token: Token?) -> Bool {
+        guard let token else { return true }
+        switch token.kind {
+        case .leftParen, .leftBrace, .leftSquare, .comma, .semicolon, .colon, .interpolationStart,
+             .equal, .prefixAmpersand, .infixQuestionMark, .binaryOperator, .prefixOperator:
+            return true
+        case .keyword:
+            // After `self`, `nil`, `true`, … a `/` divides.
+            return token.word.keywordRole != .expression
+        case .poundKeyword:
+            return poundKeywordAllowsRegexAfter(token.start + 1, token.end) ?? false
+        case .unknown:
+            // Invalid bytes and a `*/` in an operator, yes; a curly-quoted string stands for a value.
+            return !startsWithLeftCurlyQuote(token.start)
+        default:
+            return false
+        }
+    }
+
+    /// Whether the last token is a postfix `?` or `!` right after `try`, where a `/` must begin a regex.
+    var followsTryMark: Bool {
+        guard let mark = previousTokenIndex(before: tokens.count),
+              tokens[mark].kind == .postfixQuestionMark || tokens[mark].kind == .exclamationMark,
+              let before = previousTokenIndex(before: mark) else { return false }
+        return tokens[before].word == .try
+    }
+
+    /// Whether U+201C (`“`, E2 80 9C in UTF-8) is at `k`.
+    func startsWithLeftCurlyQuote(_ k: Int) -> Bool {
+        k + 2 < n && text[k] == 0xE2 && text[k + 1] == 0x80 && text[k + 2] == 0x9C
     }
 
     /// Scans a regex literal whose `#`s or `/` start at `start`. With

@@ -5,6 +5,15 @@
 // pieces, then stringEnd. The mode stack (`LexerMode`) keeps nesting without
 // recursion: "a\("b\(c)")" pushes string, interpolation, string, interpolation.
 
+/// The first problem found in a literal: the one reported for it.
+struct FirstProblem {
+    private(set) var found: (offset: Int, message: String)?
+
+    mutating func note(_ offset: Int, _ message: String) {
+        if found == nil { found = (offset, message) }
+    }
+}
+
 extension LexerState {
     /// The opening delimiter at `i`, after `pounds` raw-string `#`s already seen at `i`.
     mutating func lexStringStart(pounds: Int) {
@@ -23,7 +32,7 @@ extension LexerState {
             j += 1
         }
         i = j
-        emit(.stringStart, start, j, allowsRegexAfter: false)
+        emit(.stringStart, start, j)
         modes.append(.string(StringShape(kind: kind, pounds: pounds, start: start)))
     }
 
@@ -49,10 +58,7 @@ extension LexerState {
     /// literal, emitting the segment and what ends it.
     mutating func lexStringContents(_ shape: StringShape) {
         let segmentStart = i
-        var problem: (offset: Int, message: String)?
-        func noteProblem(_ offset: Int, _ message: String) {
-            if problem == nil { problem = (offset, message) }
-        }
+        var problem = FirstProblem()
         var j = i
         while j < n {
             // Printable ASCII other than `\`, `"` and `'` needs nothing: skip it eight bytes at a time.
@@ -68,24 +74,24 @@ extension LexerState {
                 }
                 let afterDelimiter = j + 1 + (shape.pounds == 0 ? 0 : pounds)
                 if byte(afterDelimiter) == UInt8(ascii: "(") {
-                    flushSegment(segmentStart, j, problem)
+                    flushSegment(segmentStart, j, problem.found)
                     i = afterDelimiter + 1
-                    emit(.interpolationStart, j, i, allowsRegexAfter: true)
+                    emit(.interpolationStart, j, i)
                     // The string resumes when the interpolation's `)` pops back to it.
                     modes.append(.interpolation(shape))
                     return
                 }
-                j = skipEscape(at: afterDelimiter, in: shape, noteProblem)
+                j = skipEscape(at: afterDelimiter, in: shape, &problem)
             case UInt8(ascii: "\"") where shape.kind != .singleQuote:
                 if shape.kind == .singleLine || (byte(j + 1) == UInt8(ascii: "\"") && byte(j + 2) == UInt8(ascii: "\"")) {
                     let quoteEnd = j + (shape.kind == .singleLine ? 1 : 3)
                     let pounds = poundCount(at: quoteEnd)
                     if pounds >= shape.pounds {
                         if shape.pounds > 0 && pounds > shape.pounds {
-                            noteProblem(quoteEnd + shape.pounds, "too many '#' characters in closing delimiter")
+                            problem.note(quoteEnd + shape.pounds, "too many '#' characters in closing delimiter")
                         }
                         // A raw string's closing delimiter takes all the `#`s that follow.
-                        finishString(segmentStart, j, quoteEnd + (shape.pounds > 0 ? pounds : 0), problem)
+                        finishString(segmentStart, j, quoteEnd + (shape.pounds > 0 ? pounds : 0), problem.found)
                         return
                     }
                 }
@@ -93,14 +99,14 @@ extension LexerState {
             case UInt8(ascii: "'") where shape.kind == .singleQuote:
                 let pounds = poundCount(at: j + 1)
                 if pounds >= shape.pounds {
-                    finishString(segmentStart, j, j + 1 + (shape.pounds > 0 ? pounds : 0), problem)
+                    finishString(segmentStart, j, j + 1 + (shape.pounds > 0 ? pounds : 0), problem.found)
                     return
                 }
                 j += 1
             case UInt8(ascii: "\n"), UInt8(ascii: "\r"):
                 guard shape.kind == .multiLine else {
                     // A single-line literal ends at the line break, unterminated.
-                    flushSegment(segmentStart, j, problem)
+                    flushSegment(segmentStart, j, problem.found)
                     i = j
                     modes.removeLast()
                     closeStringEarly(shape)
@@ -108,20 +114,20 @@ extension LexerState {
                 }
                 j += 1
             case 0:
-                noteProblem(j, "nul character embedded in string literal")
+                problem.note(j, "nul character embedded in string literal")
                 j += 1
             case let c where c.isASCII:
                 if !c.isPrintableASCII && !(c == UInt8(ascii: "\t") && shape.kind == .multiLine) {
-                    noteProblem(j, "unprintable ASCII character found in source file")
+                    problem.note(j, "unprintable ASCII character found in source file")
                 }
                 j += 1
             default:
                 let (scalar, next) = decodeScalar(text, at: j)
-                if scalar == nil { noteProblem(j, "invalid UTF-8 found in source file") }
+                if scalar == nil { problem.note(j, "invalid UTF-8 found in source file") }
                 j = next
             }
         }
-        flushSegment(segmentStart, n, problem)
+        flushSegment(segmentStart, n, problem.found)
         i = n
         modes.removeLast()
         closeStringEarly(shape)
@@ -129,21 +135,21 @@ extension LexerState {
 
     private mutating func flushSegment(_ start: Int, _ end: Int, _ problem: (offset: Int, message: String)?) {
         if let problem { diagnose(at: problem.offset, problem.message) }
-        if end > start { emit(.stringSegment, start, end, allowsRegexAfter: false) }
+        if end > start { emit(.stringSegment, start, end) }
     }
 
     private mutating func finishString(_ segmentStart: Int, _ quote: Int, _ end: Int, _ problem: (offset: Int, message: String)?) {
         flushSegment(segmentStart, quote, problem)
         modes.removeLast()
         i = end
-        emit(.stringEnd, quote, end, allowsRegexAfter: false)
+        emit(.stringEnd, quote, end)
     }
 
     /// Skips the escape whose character follows `\` (and its `#`s) at `k`;
     /// returns the offset after it. Invalid escapes are noted, never fatal.
-    private func skipEscape(at k: Int, in shape: StringShape, _ noteProblem: (Int, String) -> Void) -> Int {
+    private func skipEscape(at k: Int, in shape: StringShape, _ problem: inout FirstProblem) -> Int {
         guard let c = byte(k) else {
-            noteProblem(k, "invalid escape sequence in literal")
+            problem.note(k, "invalid escape sequence in literal")
             return k
         }
         switch c {
@@ -151,12 +157,12 @@ extension LexerState {
              UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "\\"):
             return k + 1
         case UInt8(ascii: "u"):
-            return skipUnicodeEscape(at: k + 1, noteProblem)
+            return skipUnicodeEscape(at: k + 1, &problem)
         default:
             if shape.kind == .multiLine, let end = escapedNewlineEnd(at: k) {
                 return end
             }
-            noteProblem(k, "invalid escape sequence in literal")
+            problem.note(k, "invalid escape sequence in literal")
             // A letter or digit after `\` is taken as the (bad) escape's character.
             return c.isDigit || c.isASCIILetter ? k + 1 : k
         }
@@ -173,9 +179,9 @@ extension LexerState {
     }
 
     /// `{` 1–8 hex digits `}` after `\u`.
-    private func skipUnicodeEscape(at k: Int, _ noteProblem: (Int, String) -> Void) -> Int {
+    private func skipUnicodeEscape(at k: Int, _ problem: inout FirstProblem) -> Int {
         guard byte(k) == UInt8(ascii: "{") else {
-            noteProblem(k, "expected hexadecimal code in braces after unicode escape")
+            problem.note(k, "expected hexadecimal code in braces after unicode escape")
             return k
         }
         var j = k + 1
@@ -186,13 +192,13 @@ extension LexerState {
         }
         let digits = j - k - 1
         guard byte(j) == UInt8(ascii: "}") else {
-            noteProblem(j, "expected '}' in \\u{...} escape sequence")
+            problem.note(j, "expected '}' in \\u{...} escape sequence")
             return j
         }
         if digits < 1 || digits > 8 {
-            noteProblem(k, "\\u{...} escape sequence expects between 1 and 8 hex digits")
+            problem.note(k, "\\u{...} escape sequence expects between 1 and 8 hex digits")
         } else if Unicode.Scalar(value) == nil {
-            noteProblem(k, "invalid unicode scalar")
+            problem.note(k, "invalid unicode scalar")
         }
         return j + 1
     }

@@ -2,7 +2,7 @@
 
 extension LexerState {
     /// Lexes the token at `i` (not trivia, not end of input). Always advances.
-    /// Its only caller, `lexCodeToken`, has already tried `simplePunctuation`.
+    /// Its only caller, `lexCodeToken`, has already tried names and simple punctuation.
     mutating func lexToken() {
         let start = i
         let b = text[i]
@@ -11,34 +11,32 @@ extension LexerState {
             if let mode = modes.last, mode.kind == .interpolation {
                 modes[modes.count - 1].parenDepth += 1
             }
-            punctuation(.leftParen, allowsRegexAfter: true)
+            punctuation(.leftParen)
         case UInt8(ascii: ")"):
             if let mode = modes.last, mode.kind == .interpolation {
                 if mode.parenDepth == 0 {
                     modes.removeLast()
                     i += 1
-                    emit(.interpolationEnd, start, i, allowsRegexAfter: false)
+                    emit(.interpolationEnd, start, i)
                     return
                 }
                 modes[modes.count - 1].parenDepth -= 1
             }
-            punctuation(.rightParen, allowsRegexAfter: false)
+            punctuation(.rightParen)
         case UInt8(ascii: ":"):
             if byte(i + 1) == UInt8(ascii: ":") {
                 i += 2
-                emit(.colonColon, start, i, allowsRegexAfter: false)
+                emit(.colonColon, start, i)
             } else {
-                punctuation(.colon, allowsRegexAfter: true)
+                punctuation(.colon)
             }
         case UInt8(ascii: "#"):
             lexPound()
         case UInt8(ascii: "!"), UInt8(ascii: "?"):
             if isLeftBound(operatorStart: i) {
                 // Postfix `!`/`?` stand alone: `x!.y`, `a?[0]`, `try?`.
-                let afterTry = previous.keyword == .try
                 i += 1
-                emit(b == UInt8(ascii: "!") ? .exclamationMark : .postfixQuestionMark, start, i, allowsRegexAfter: false)
-                previous.prefersRegex = afterTry
+                emit(b == UInt8(ascii: "!") ? .exclamationMark : .postfixQuestionMark, start, i)
             } else {
                 lexOperator()
             }
@@ -46,7 +44,7 @@ extension LexerState {
             if byte(i + 1) == UInt8(ascii: "#"), let end = editorPlaceholderEnd(at: i) {
                 i = end
                 diagnose(at: start, "editor placeholder in source file")
-                emit(.identifier, start, end, allowsRegexAfter: false)
+                emit(.identifier, start, end)
             } else if !lexConflictMarker() {
                 lexOperator()
             }
@@ -69,34 +67,6 @@ extension LexerState {
         }
     }
 
-    /// The one-byte punctuation at `k` that needs no bookkeeping, with whether
-    /// a regex may follow it; nil for anything else. Most tokens that are not
-    /// names are these, so `lexCodeToken` tries them before the switch of `lexToken`.
-    @inline(always)
-    func simplePunctuation(at k: Int) -> (TokenKind, allowsRegexAfter: Bool)? {
-        switch text[k] {
-        // In an interpolation, parentheses are counted (`lexToken`).
-        case UInt8(ascii: "(") where modes.isEmpty: return (.leftParen, true)
-        case UInt8(ascii: ")") where modes.isEmpty: return (.rightParen, false)
-        case UInt8(ascii: "{"): return (.leftBrace, true)
-        case UInt8(ascii: "}"): return (.rightBrace, false)
-        case UInt8(ascii: "["): return (.leftSquare, true)
-        case UInt8(ascii: "]"): return (.rightSquare, false)
-        case UInt8(ascii: ","): return (.comma, true)
-        case UInt8(ascii: ";"): return (.semicolon, true)
-        case UInt8(ascii: "@"): return (.atSign, false)
-        case UInt8(ascii: "\\"): return (.backslash, false)
-        // The commonest operator (`x.y`, `.none`), without the general operator scan.
-        case UInt8(ascii: ".") where isPeriodAlone(at: k): return (.period, false)
-        case UInt8(ascii: ":") where byte(k + 1) != UInt8(ascii: ":"): return (.colon, true)
-        // ` = ` (the commonest operator, a third of them), without the general operator scan:
-        // a space on both sides makes it neither left- nor right-bound, so consistent.
-        case UInt8(ascii: "=") where k > 0 && text[k - 1] == UInt8(ascii: " ") && byte(k + 1) == UInt8(ascii: " "):
-            return (.equal, true)
-        default: return nil
-        }
-    }
-
     /// Whether the `.` at `k` is an operator of its own: no operator character
     /// follows (a non-ASCII one might, so that case takes the general path).
     @inline(__always)
@@ -105,9 +75,9 @@ extension LexerState {
     }
 
     @inline(always)
-    mutating func punctuation(_ kind: TokenKind, allowsRegexAfter: Bool) {
+    mutating func punctuation(_ kind: TokenKind) {
         i += 1
-        emit(kind, i - 1, i, allowsRegexAfter: allowsRegexAfter)
+        emit(kind, i - 1, i)
     }
 
     // MARK: Words
@@ -116,34 +86,40 @@ extension LexerState {
     @inline(always)
     mutating func lexIdentifier() {
         let start = i
-        if text[i].isASCII { i += 1 } else { i = decodeScalar(text, at: i).next }
-        skipIdentifierContinuation()
-        let word = words.word(text, start, i)
-        if let role = word.keywordRole {
-            emit(.keyword, start, i, allowsRegexAfter: role != .expression, keyword: role, word: word)
-        } else if i - start == 1 && text[start] == UInt8(ascii: "_") {
-            emit(.wildcard, start, i, allowsRegexAfter: false)
+        // The end in a local: `i` lives in memory, and is stored once.
+        let end = endOfIdentifierContinuation(from: text[start].isASCII ? start + 1 : decodeScalar(text, at: start).next)
+        i = end
+        let word = words.word(text, start, end)
+        if word.isKeyword {
+            emit(.keyword, start, end, word: word)
+        } else if end - start == 1 && text[start] == UInt8(ascii: "_") {
+            emit(.wildcard, start, end)
         } else {
-            emit(.identifier, start, i, allowsRegexAfter: false, word: word)
+            emit(.identifier, start, end, word: word)
         }
     }
 
     @inline(always)
     mutating func skipIdentifierContinuation() {
+        i = endOfIdentifierContinuation(from: i)
+    }
+
+    /// The end of the identifier characters at and after `k`.
+    @inline(always)
+    func endOfIdentifierContinuation(from k: Int) -> Int {
         // A local index: `i` lives in memory, and storing it for every byte shows.
-        var k = i
-        defer { i = k }
+        var k = k
         while true {
             // Letters and digits eight at a time; `_`, `$` and non-ASCII (rarer) one by one.
             k = endOfASCIIAlphanumerics(text, from: k)
-            guard k < n else { return }
+            guard k < n else { return k }
             let b = text[k]
             if b == UInt8(ascii: "_") || b == UInt8(ascii: "$") {
                 k += 1
             } else if !b.isASCII, let next = nonASCIIIdentifierContinuation(text, at: k) {
                 k = next
             } else {
-                return
+                return k
             }
         }
     }
@@ -153,7 +129,7 @@ extension LexerState {
         let start = i
         i += 1
         skipIdentifierContinuation()
-        emit(i - start == 1 ? .identifier : .dollarIdentifier, start, i, allowsRegexAfter: false)
+        emit(i - start == 1 ? .identifier : .dollarIdentifier, start, i)
     }
 
     /// `` `class` ``, `` `a b` `` (raw identifier), `` `$` ``; a lone backtick otherwise.
@@ -194,11 +170,11 @@ extension LexerState {
                 problem = (start, "raw identifier cannot contain only operator characters")
             }
             if let problem { diagnose(at: problem.offset, problem.message) }
-            emit(.identifier, start, i, allowsRegexAfter: false)
+            emit(.identifier, start, i)
             return
         }
         i = start + 1
-        emit(.backtick, start, i, allowsRegexAfter: false)
+        emit(.backtick, start, i)
     }
 
     // MARK: `#`
@@ -208,7 +184,7 @@ extension LexerState {
         let start = i
         if start == 0 && byte(1) == UInt8(ascii: "!") {
             i = endOfLine(text, from: 2)
-            emit(.shebang, start, i, allowsRegexAfter: false)
+            emit(.shebang, start, i)
             return
         }
         var afterPounds = i
@@ -220,26 +196,34 @@ extension LexerState {
         if byte(afterPounds) == UInt8(ascii: "/"), let regex = scanRegexLiteral(at: start, mustBeRegex: true) {
             if let problem = regex.problem { diagnose(at: problem.offset, problem.message) }
             i = regex.end
-            emit(.regexLiteral, start, regex.end, allowsRegexAfter: false)
+            emit(.regexLiteral, start, regex.end)
             return
         }
         var wordEnd = i + 1
         while wordEnd < n && text[wordEnd].isASCIIIdentifierStart { wordEnd += 1 }
-        if let allowsRegex = poundKeywordAllowsRegexAfter(start + 1, wordEnd) {
+        if poundKeywordAllowsRegexAfter(start + 1, wordEnd) != nil {
             i = wordEnd
-            emit(.poundKeyword, start, wordEnd, allowsRegexAfter: allowsRegex)
+            emit(.poundKeyword, start, wordEnd)
         } else {
-            punctuation(.pound, allowsRegexAfter: false)
+            punctuation(.pound)
         }
     }
 
     /// For a pound keyword's name, whether an expression (so a regex) may follow it; nil for other names.
+    /// Bytes compared in place: a `String` and its switch cost hundreds of instructions per `#`.
     func poundKeywordAllowsRegexAfter(_ start: Int, _ end: Int) -> Bool? {
-        switch String(decoding: UnsafeBufferPointer(rebasing: text[start..<end]), as: UTF8.self) {
-        case "if", "elseif", "else", "endif": return true
-        case "sourceLocation", "available", "unavailable": return false
-        default: return nil
-        }
+        func isName(_ name: StaticString) -> Bool { spells(start, end, name) }
+        if isName("if") || isName("elseif") || isName("else") || isName("endif") { return true }
+        if isName("sourceLocation") || isName("available") || isName("unavailable") { return false }
+        return nil
+    }
+
+    /// Whether `text[start..<end]` is `spelling`.
+    func spells(_ start: Int, _ end: Int, _ spelling: StaticString) -> Bool {
+        guard end - start == spelling.utf8CodeUnitCount else { return false }
+        let bytes = spelling.utf8Start
+        for k in 0..<spelling.utf8CodeUnitCount where text[start + k] != bytes[k] { return false }
+        return true
     }
 
     // MARK: Editor placeholders and conflict markers
@@ -303,7 +287,7 @@ extension LexerState {
             // Not reached from `run` (trivia takes invalid bytes), but stay total.
             i = next
             diagnose(at: start, "invalid UTF-8 found in source file")
-            emit(.unknown, start, i, allowsRegexAfter: true)
+            emit(.unknown, start, i)
             return
         }
         if isIdentifierStart(c) {
@@ -315,15 +299,15 @@ extension LexerState {
             i = next
             skipIdentifierContinuation()
             diagnose(at: start, "an identifier cannot begin with this character")
-            emit(.identifier, start, i, allowsRegexAfter: false)
+            emit(.identifier, start, i)
         } else if c == 0x201C {
             i = endOfCurlyQuotedString(from: next) ?? next
             diagnose(at: start, "unicode curly quote found, replace with '\"'")
-            emit(.unknown, start, i, allowsRegexAfter: false)
+            emit(.unknown, start, i)
         } else {
             i = next
             diagnose(at: start, c == 0x201D ? "unicode curly quote found, replace with '\"'" : "invalid character in source")
-            emit(.unknown, start, i, allowsRegexAfter: true)
+            emit(.unknown, start, i)
         }
     }
 

@@ -66,11 +66,9 @@ struct WordTable: @unchecked Sendable {
     private let slots: UnsafeMutablePointer<Slot>
     /// Each word's spelling, by raw value.
     private var spellings: [[UInt8]] = []
-    private let longest: Int
 
     private init() {
         spellings = Word.allCases.map { $0 == .none ? [] : Array($0.spelling.utf8) }
-        longest = spellings.map(\.count).max() ?? 0
         slots = .allocate(capacity: Self.slotCount)
         slots.initialize(repeating: Slot(), count: Self.slotCount)
         for word in Word.allCases where word != .none {
@@ -94,13 +92,14 @@ struct WordTable: @unchecked Sendable {
     /// The first eight bytes of `text[start..<end]` (fewer, zero-padded), little-endian.
     @inline(__always)
     private static func head(_ text: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> UInt64 {
-        let length = min(end - start, 8)
-        if start + 8 <= text.count, let base = text.baseAddress {
+        let length = end - start
+        // `&+`: `start` is an offset into `text`, far from overflowing.
+        if start &+ 8 <= text.count, let base = text.baseAddress {
             let word = UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self)
-            return length == 8 ? word : word & ((1 << (8 * UInt64(length))) - 1)
+            return length >= 8 ? word : word & ((1 << (8 * UInt64(length))) - 1)
         }
         var value: UInt64 = 0
-        var k = start + length
+        var k = start + min(length, 8)
         while k > start {
             k -= 1
             value = value << 8 | UInt64(text[k])
@@ -110,8 +109,8 @@ struct WordTable: @unchecked Sendable {
 
     @inline(always)
     func word(_ text: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Word {
+        // No test of the length first: a name of a length no word has misses like any other.
         let length = end - start
-        guard length >= 2 && length <= longest else { return .none }
         let head = Self.head(text, start, end)
         var slot = Self.hash(head, length)
         while true {
@@ -136,10 +135,13 @@ struct WordTable: @unchecked Sendable {
 }
 
 extension Word {
+    /// The keywords the lexer always classifies as keywords: the first group of cases.
+    @inline(__always)
+    var isKeyword: Bool { self != .none && rawValue <= Word.Any.rawValue }
+
     /// For the keywords the lexer always classifies as keywords (the first
     /// group of cases), what they tell it about the next token; nil for every
-    /// other word, which stays an identifier. Asked once per name by the lexer.
-    @inline(always)
+    /// other word, which stays an identifier.
     var keywordRole: KeywordRole? {
         switch self {
         case .none: return nil
