@@ -291,11 +291,7 @@ struct FileLowering {
     /// @MainActor` for SwiftUI's object wrappers, as `-print-ast` shows it).
     private func inferredIsolation(_ plan: TypePlan) -> String? {
         guard swiftVersion == .swift5, plan.container == .struct || plan.container == .class else { return nil }
-        let prefix = plan.type.prefix
-        if prefix.attributes.contains(where: { context.token($0.name.upper - 1, hasSuffix: "Actor") })
-            || context.hasModifier(.nonisolated, in: prefix) {
-            return nil
-        }
+        if context.statesOwnIsolation(plan.type.prefix) { return nil }
         // As the wrapper declares it: `@preconcurrency @MainActor` from ObservedObject, `@MainActor` from a plain one.
         return plan.properties.lazy.filter { !$0.isStatic }.compactMap { $0.wrapper.wrappedValue.isolation }.first
     }

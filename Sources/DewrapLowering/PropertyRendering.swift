@@ -26,15 +26,13 @@ func renderProperty(
         let span = TokenSpan(attribute.atSign, (attribute.arguments ?? attribute.name).upper)
         kept.append(span, from: context)
         kept += " "
-        if context.token(attribute.name.lower, isSpelled: spiName) {
+        if context.token(attribute.name.lower, isSpelled: "_spi") {
             spi.append(span, from: context)
             spi += " "
         }
     }
     // I-1: `x` takes the isolation of `wrappedValue`, unless the property states its own.
-    let ownIsolation = declaration.prefix.attributes.contains { context.token($0.name.upper - 1, hasSuffix: "Actor") }
-        || context.hasModifier(.nonisolated, in: declaration.prefix)
-    if !ownIsolation, let isolation = wrapper.wrappedValue.isolation {
+    if !context.statesOwnIsolation(declaration.prefix), let isolation = wrapper.wrappedValue.isolation {
         kept.write(isolation, " ")
     }
     for modifier in declaration.prefix.modifiers {
@@ -171,8 +169,6 @@ func renderProperty(
     }
     return text.bytes
 }
-
-private let spiName = Array("_spi".utf8)
 
 /// The name in `didSet(old)` / `willSet(new)`, if written.
 private func observerParameter(_ accessor: Accessor, context: SourceContext) -> String? {

@@ -56,6 +56,12 @@ struct SourceContext {
         prefix.modifiers.contains { tree.tokens[$0.keyword].word == word }
     }
 
+    /// Whether a declaration states its own isolation: a global actor
+    /// attribute (`@MainActor`, `@SomeActor`) or `nonisolated` (I-1, I-2).
+    func statesOwnIsolation(_ prefix: DeclarationPrefix) -> Bool {
+        prefix.attributes.contains { token($0.name.upper - 1, hasSuffix: "Actor") } || hasModifier(.nonisolated, in: prefix)
+    }
+
     /// Whether token `token` is spelled `spelling`, without making a String.
     func token(_ token: Int, isSpelled spelling: [UInt8]) -> Bool {
         let range = tree.tokens[token].range

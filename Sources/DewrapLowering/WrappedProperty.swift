@@ -219,8 +219,7 @@ func analyzeProperty(
     if let message = wrapper.wrappedValue.unavailable, !(container == .class && !isStatic && wrapper.enclosingInstance != nil) {
         return .leave(Diagnostic(.error, at: attributeOffset, "'wrappedValue' is unavailable" + (message.isEmpty ? "" : ": " + message)))
     }
-    var attributeArguments: TokenSpan?
-    attributeArguments = attribute.innerArguments
+    let attributeArguments = attribute.innerArguments
 
     // The wrapped type: written, from `@W<T>`, inferred with certainty, or the only one a non-generic wrapper has.
     var bindings: [String: [String]] = [:]

@@ -44,6 +44,13 @@ func isASCIINameByte(_ b: UInt8) -> Bool {
     b == UInt8(ascii: "_") || (b | 0x20) &- UInt8(ascii: "a") < 26 || b &- UInt8(ascii: "0") < 10
 }
 
+/// A byte that can start a name in type text: an ASCII letter or `_`, or any
+/// non-ASCII byte (lowering leaves Unicode classes to the lexer).
+@inline(__always)
+func startsName(_ b: UInt8) -> Bool {
+    b >= 0x80 || b.isASCIIIdentifierStart
+}
+
 /// Whether `name` is an attribute the language defines, never a wrapper.
 func isCompilerAttribute(_ name: String) -> Bool {
     compilerAttributes.contains(name)

@@ -275,8 +275,7 @@ private func nameAfterLastDot(_ name: String) -> String? {
 func inheritedNames(_ span: TokenSpan, context: SourceContext) -> [String] {
     guard !span.isEmpty else { return [] }
     let token = context.tree.tokens[span.lower]
-    if span.upper == span.lower + 1, token.kind == .identifier, token.end > token.start,
-       context.bytes[token.start].isASCIIIdentifierStart || context.bytes[token.start] >= 0x80 {
+    if span.upper == span.lower + 1, token.kind == .identifier, token.end > token.start, startsName(context.bytes[token.start]) {
         return [context.text(span.lower)]
     }
     return inheritedNames(context.text(span))
@@ -544,9 +543,7 @@ func typeText(_ tokens: [String]) -> String {
         case "->": result += " -> "
         case "&": result += " & "
         default:
-            let first = token.utf8.first ?? 0
-            let startsName = first >= 0x80 || first.isASCIIIdentifierStart
-            if startsName && endsInName { result += " " }
+            if startsName(token.utf8.first ?? 0) && endsInName { result += " " }
             result += token
             let last = token.utf8.last ?? 0
             endsInName = last >= 0x80 || isASCIINameByte(last)
