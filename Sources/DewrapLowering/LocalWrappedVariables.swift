@@ -97,7 +97,7 @@ struct LocalWrappedVariables {
     private mutating func consider(_ variable: VariableDecl, followedBy following: ArraySlice<Item>) {
         let tree = context.tree
         guard let wrapperAttribute = variable.prefix.attributes.first(where: {
-            context.shapes.shape(named: attributeTypeName($0, context: context)) != nil
+            context.wrapper(of: $0) != nil
         }) else { return }
         switch tree.scopes.isEmpty ? .file : tree.scopes[tree.innermostScope(containing: variable.keyword)].kind {
         case .type:

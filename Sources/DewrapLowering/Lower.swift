@@ -234,13 +234,12 @@ struct FileLowering {
             // A type left alone for a parse problem keeps its `$x` too (lowering its output again changes nothing).
             if brokenTypes.contains(where: { $0.lower <= reference.token && reference.token <= $0.upper }) { continue }
             let token = tree.tokens[reference.token]
-            let name = String(decoding: context.bytes[token.start + 1..<token.end], as: UTF8.self)
-            guard lowered.contains(name) || !loweredLocals.isEmpty || !loweredClosureParameters.isEmpty else { continue }
-            let dollarSpelling = Array(context.bytes[token.range])
-            let rewrite = Edit(start: token.start, end: token.end, text: [UInt8(ascii: "_")] + dollarSpelling)
+            let loweredMember = lowered.contains(String(decoding: context.bytes[token.start + 1..<token.end], as: UTF8.self))
+            guard loweredMember || !loweredLocals.isEmpty || !loweredClosureParameters.isEmpty else { continue }
+            let rewrite = Edit(start: token.start, end: token.end, text: [UInt8(ascii: "_")] + context.bytes[token.range])
             // Scope searches only where they can find something: closure parameters need a closure signature.
             if tree.census.closureSignature, let parameter = tree.nearestLocalName(at: reference.token, where: {
-                $0.kind == .closureParameter && context.token($0.token, isSpelled: dollarSpelling)
+                $0.kind == .closureParameter && context.token($0.token, isSpelled: rewrite.text[1...])
             }) {
                 // A `$x in` parameter owns `$x`; a lowered one's is `_$x` (P-5).
                 if reference.qualifier == .none, reference.token != parameter.token, loweredClosureParameters.contains(parameter.token) {
@@ -251,14 +250,13 @@ struct FileLowering {
             // D-2: a local wrapped variable `x` in scope owns an unqualified `$x`; a lowered one's is `_$x`.
             var nearestLocal: ScopeName?
             if reference.qualifier == .none, !localWrapped.isEmpty {
-                let spelling = Array(dollarSpelling.dropFirst())
                 nearestLocal = tree.nearestLocalName(at: reference.token, where: {
-                    localWrapped.contains($0.token) && context.token($0.token, isSpelled: spelling)
+                    localWrapped.contains($0.token) && context.token($0.token, isSpelled: rewrite.text[2...])
                 })
             }
             if let nearestLocal {
                 guard loweredLocals.contains(nearestLocal.token) else { continue }
-            } else if !lowered.contains(name) {
+            } else if !loweredMember {
                 continue
             }
             context.tokenEdits.append(rewrite)
@@ -346,7 +344,7 @@ struct FileLowering {
         }
         for (declaration, placement) in members {
             if extendsProtocol, context.hasModifier(.static, in: declaration.prefix),
-               declaration.prefix.attributes.contains(where: { context.shapes.shape(named: attributeTypeName($0, context: context)) != nil }),
+               declaration.prefix.attributes.contains(where: { context.wrapper(of: $0) != nil }),
                let name = declaration.bindings.first?.name {
                 diagnostics.append(Diagnostic(.error, at: context.tree.tokens[name].start, "static stored properties not supported in protocol extensions"))
                 blocked = true

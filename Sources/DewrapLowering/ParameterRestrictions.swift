@@ -9,7 +9,7 @@ func parameterRestrictions(context: SourceContext) -> [Diagnostic] {
     var diagnostics: [Diagnostic] = []
     let tokens = context.tree.tokens
     func shape(_ attribute: Attribute) -> WrapperShape? {
-        context.shapes.shape(named: attributeTypeName(attribute, context: context))
+        context.wrapper(of: attribute)
     }
     // Both searches walk the whole file; the parser's census says whether there is anything to find.
     let census = context.tree.census

@@ -16,7 +16,11 @@ struct SourceContext {
     let lineDirectives: String?
     let lines: LineTable
     /// The wrappers lowering knows: the catalog, `--wrapper-sources`, and those declared in this file.
-    var shapes: WrapperShapes
+    var shapes: WrapperShapes {
+        didSet { attributeWrappers = AttributeWrappers() }
+    }
+    /// The wrapper each attribute name of the file names, as found so far in `shapes`.
+    private var attributeWrappers = AttributeWrappers()
     /// Storage and projection types derived so far, shared by the copies of this context.
     let derivedTypes = DerivedTypes()
 
@@ -32,6 +36,19 @@ struct SourceContext {
         }
         lineEnding = ending
         indentUnit = detectIndentUnit(bytes, lines: lines)
+    }
+
+    /// The wrapper that `attribute` names, if lowering knows it.
+    func wrapper(of attribute: Attribute) -> WrapperShape? {
+        // A one-token name (nearly all): looked up by its bytes among the few names the file uses.
+        guard attribute.name.upper == attribute.name.lower + 1 || token(attribute.name.lower + 1, hasPrefix: "<") else {
+            return shapes.shape(named: attributeTypeName(attribute, context: self))
+        }
+        let range = tree.tokens[attribute.name.lower].range
+        for known in attributeWrappers.known where known.name.elementsEqual(bytes[range]) { return known.wrapper }
+        let wrapper = shapes.shape(named: text(attribute.name.lower))
+        attributeWrappers.known.append((Array(bytes[range]), wrapper))
+        return wrapper
     }
 
     /// The access level written on a declaration (`public`, `private`, …), not a setter's `private(set)`.
@@ -64,6 +81,10 @@ struct SourceContext {
 
     /// Whether token `token` is spelled `spelling`, without making a String.
     func token(_ token: Int, isSpelled spelling: [UInt8]) -> Bool {
+        self.token(token, isSpelled: spelling[...])
+    }
+
+    func token(_ token: Int, isSpelled spelling: ArraySlice<UInt8>) -> Bool {
         let range = tree.tokens[token].range
         return range.count == spelling.count && bytes[range].elementsEqual(spelling)
     }
@@ -197,10 +218,22 @@ func sourceLocation(_ file: String, line: Int) -> String {
     return "#sourceLocation(file: \"\(escaped)\", line: \(line))"
 }
 
-/// The storage and projection types of a wrapper for a value type, by
-/// `"Wrapper ValueType"`: the same few pairs come up for most properties of a
-/// file, and deriving them means matching and rewriting type text.
+/// Attribute names and the wrappers they name (nil: none), shared by the
+/// copies of one context. A file names few of them: a short list searched
+/// by bytes, where a table would hash a String made for every attribute.
+private final class AttributeWrappers {
+    var known: [(name: [UInt8], wrapper: WrapperShape?)] = []
+}
+
+/// The storage and projection types of a wrapper for a value type: the same
+/// few pairs come up for most properties of a file, and deriving them means
+/// matching and rewriting type text.
 final class DerivedTypes {
+    struct Key: Hashable {
+        var wrapper: ObjectIdentifier
+        var valueType: String
+    }
+
     struct Entry {
         var storageType: String
         var projectedType: String?
@@ -208,5 +241,5 @@ final class DerivedTypes {
 
     /// Nil when the wrapper's generic arguments cannot be read from that value type.
     /// Room for the few dozen pairs of a file, so the table does not grow step by step.
-    var byKey = [String: Entry?](minimumCapacity: 64)
+    var byKey = [Key: Entry?](minimumCapacity: 64)
 }

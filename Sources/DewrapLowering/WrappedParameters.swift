@@ -73,14 +73,14 @@ struct WrappedParameters {
         }
         for function in functions {
             for parameter in function.parameters where parameter.attributes.contains(where: {
-                context.shapes.shape(named: attributeTypeName($0, context: context)) != nil
+                context.wrapper(of: $0) != nil
             }) {
                 if let name = parameter.secondName ?? parameter.firstName { wrappedNames.insert(name) }
             }
         }
         let broken = brokenTopLevelSpans(context.tree, parseProblems: parseProblems)
         for function in functions where function.parameters.contains(where: { parameter in
-            parameter.attributes.contains { context.shapes.shape(named: attributeTypeName($0, context: context)) != nil }
+            parameter.attributes.contains { context.wrapper(of: $0) != nil }
         }) {
             guard !broken.contains(where: { $0.lower <= function.keyword && function.keyword < $0.upper }) else { continue }
             consider(function, declaredNames: declaredNames)
@@ -106,7 +106,7 @@ struct WrappedParameters {
         }
         var parameters: [(Int, Parameter, ParameterShape)] = []
         for (index, parameter) in function.parameters.enumerated() {
-            let wrappers = parameter.attributes.filter { context.shapes.shape(named: attributeTypeName($0, context: context)) != nil }
+            let wrappers = parameter.attributes.filter { context.wrapper(of: $0) != nil }
             guard let attribute = wrappers.first else { continue }
             guard wrappers.count == 1, parameter.attributes.count == 1 else {
                 return leave(attribute.atSign, "composed wrappers or other attributes on a parameter are not supported yet")
@@ -115,7 +115,7 @@ struct WrappedParameters {
                 return leave(attribute.atSign, "the parameter has no name or type")
             }
             let typeText = context.text(type)
-            let wrapper = context.shapes.shape(named: attributeTypeName(attribute, context: context))!
+            let wrapper = context.wrapper(of: attribute)!
             if typeText.hasPrefix("@autoclosure"), wrapper.genericParameters.contains(DewrapLowering.typeText(typeTokens(wrapper.wrappedValue.type))) {
                 return  // the compiler's error, reported by parameterRestrictions
             }

@@ -141,7 +141,7 @@ func analyzeProperty(
 ) -> PropertyVerdict {
     let tree = context.tree
     let wrappers = declaration.prefix.attributes.compactMap { attribute -> (Attribute, WrapperShape)? in
-        context.shapes.shape(named: attributeTypeName(attribute, context: context)).map { (attribute, $0) }
+        context.wrapper(of: attribute).map { (attribute, $0) }
     }
     guard let (attribute, wrapper) = wrappers.first else { return .notWrapped }
     let attributeOffset = tree.tokens[attribute.atSign].start
@@ -254,7 +254,7 @@ func analyzeProperty(
     let storageValueType = isImplicitlyUnwrapped ? String(valueType.dropLast()) + "?" : valueType
     let isOptional = isImplicitlyUnwrapped || valueType.hasSuffix("?") || valueType.hasPrefix("Optional<")
     // Without generic arguments on the attribute, they follow from the wrapper and the value type alone.
-    let key = bindings.isEmpty ? wrapper.name + " " + storageValueType : nil
+    let key = bindings.isEmpty ? DerivedTypes.Key(wrapper: ObjectIdentifier(wrapper), valueType: storageValueType) : nil
     let types: DerivedTypes.Entry?
     if let key, let known = context.derivedTypes.byKey[key] {
         types = known
@@ -408,7 +408,7 @@ func attributeTypeName(_ attribute: Attribute, context: SourceContext) -> String
 /// An attribute that might be another property wrapper (a capitalized name
 /// outside the small set of well-known non-wrapper attributes).
 func isUnknownWrapperCandidate(_ attribute: Attribute, context: SourceContext) -> Bool {
-    guard context.shapes.shape(named: attributeTypeName(attribute, context: context)) == nil else { return false }
+    guard context.wrapper(of: attribute) == nil else { return false }
     let name = context.text(attribute.name.lower)
     guard let first = name.unicodeScalars.first, first.properties.isUppercase else { return false }
     // The language's own attributes, and library attributes and attached macros known not to be property wrappers.
