@@ -132,16 +132,18 @@ private func renderInits(
     var defaultBody = Statements()
     var stripped: [Edit] = []
     var accessRank = 3  // internal; lower ranks are narrower
-    var allSendable = true
-    var initializersNeedNoActor = true
+    // I-3: an isolated type's inits are `nonisolated` when nothing in them needs its actor.
+    let isolated = isGlobalActorIsolated(type, context: context)
+    var allSendable = isolated
+    var initializersNeedNoActor = isolated
 
     for property in stored {
         let type = property.type ?? ""
         let storageType = property.wrapped?.storageType ?? type
         // Each answer only matters while all the others are yes.
-        if allSendable && !sendable.isSendable(storageType) { allSendable = false }
+        if allSendable && initializersNeedNoActor && !sendable.isSendable(storageType) { allSendable = false }
         // An autoclosure's value is not evaluated by the memberwise init.
-        if initializersNeedNoActor, let initializer = property.binding.initializer, property.wrapped?.wrapper.wrappedValueIsAutoclosure != true,
+        if initializersNeedNoActor && allSendable, let initializer = property.binding.initializer, property.wrapped?.wrapper.wrappedValueIsAutoclosure != true,
            !isActorFree(initializer, actorFreeTypes: sendable.actorFreeTypes, context: context) {
             initializersNeedNoActor = false
         }
@@ -215,8 +217,7 @@ private func renderInits(
     }
 
     let access = accessRank == 1 ? "private " : accessRank == 2 ? "fileprivate " : ""
-    let isolated = isGlobalActorIsolated(type, context: context)
-    let nonisolated = isolated && allSendable && initializersNeedNoActor ? "nonisolated " : ""
+    let nonisolated = allSendable && initializersNeedNoActor ? "nonisolated " : ""
     let typeLine = context.mappedLine(of: type.keyword)
     // After the signature: the body, each statement on its own line.
     func render(_ statements: Statements) {

@@ -94,16 +94,17 @@ struct SendableOracle {
                 break
             }
             // A wrapper's storage: as its declaration says (global-actor isolated types are Sendable).
-            switch context.shapes.shape(named: base)?.sendable {
+            switch context.wrapper(named: base)?.sendable {
             case .always: return true
             case .whenArgumentsAre: return arguments.allSatisfy { isSendable($0.trimmingSpaces, visiting: &visiting) }
             case .unknown, nil: return false
             }
         }
         if Self.standardValueTypes.contains(type) { return true }
-        if fileTypes[type] == nil, let shape = context.shapes.shape(named: type), shape.sendable == .always { return true }
+        let fileType = fileTypes[type]
+        if case nil = fileType, let shape = context.wrapper(named: type), shape.sendable == .always { return true }
         let stored: [String]?
-        switch fileTypes[type] {
+        switch fileType {
         case nil, .unknown: return false
         case .sendable: stored = []
         case .members(let items):

@@ -17,10 +17,10 @@ struct SourceContext {
     let lines: LineTable
     /// The wrappers lowering knows: the catalog, `--wrapper-sources`, and those declared in this file.
     var shapes: WrapperShapes {
-        didSet { attributeWrappers = AttributeWrappers() }
+        didSet { wrappersByName = WrappersByName() }
     }
-    /// The wrapper each attribute name of the file names, as found so far in `shapes`.
-    private var attributeWrappers = AttributeWrappers()
+    /// The wrappers that names in the file name (nil: none), as found so far in `shapes`.
+    private var wrappersByName = WrappersByName()
     /// Storage and projection types derived so far, shared by the copies of this context.
     let derivedTypes = DerivedTypes()
 
@@ -45,9 +45,19 @@ struct SourceContext {
             return shapes.shape(named: attributeTypeName(attribute, context: self))
         }
         let range = tree.tokens[attribute.name.lower].range
-        for known in attributeWrappers.known where known.name.elementsEqual(bytes[range]) { return known.wrapper }
+        for known in wrappersByName.known where known.name.elementsEqual(bytes[range]) { return known.wrapper }
         let wrapper = shapes.shape(named: text(attribute.name.lower))
-        attributeWrappers.known.append((Array(bytes[range]), wrapper))
+        wrappersByName.known.append((Array(bytes[range]), wrapper))
+        return wrapper
+    }
+
+    /// The wrapper named `name` (`State`, `SwiftUI.State`), if lowering knows it.
+    func wrapper(named name: String) -> WrapperShape? {
+        var utf8 = name
+        let index = utf8.withUTF8 { bytes in wrappersByName.known.firstIndex { $0.name.elementsEqual(bytes) } }
+        if let index { return wrappersByName.known[index].wrapper }
+        let wrapper = shapes.shape(named: name)
+        wrappersByName.known.append((Array(name.utf8), wrapper))
         return wrapper
     }
 
@@ -218,10 +228,10 @@ func sourceLocation(_ file: String, line: Int) -> String {
     return "#sourceLocation(file: \"\(escaped)\", line: \(line))"
 }
 
-/// Attribute names and the wrappers they name (nil: none), shared by the
-/// copies of one context. A file names few of them: a short list searched
-/// by bytes, where a table would hash a String made for every attribute.
-private final class AttributeWrappers {
+/// Names and the wrappers they name (nil: none), shared by the copies of one
+/// context. A file asks about few names: a short list searched by bytes,
+/// where a table would hash a String made for every attribute.
+private final class WrappersByName {
     var known: [(name: [UInt8], wrapper: WrapperShape?)] = []
 }
 
