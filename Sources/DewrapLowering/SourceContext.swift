@@ -45,20 +45,16 @@ struct SourceContext {
             return shapes.shape(named: attributeTypeName(attribute, context: self))
         }
         let range = tree.tokens[attribute.name.lower].range
-        for known in wrappersByName.known where known.name.elementsEqual(bytes[range]) { return known.wrapper }
-        let wrapper = shapes.shape(named: text(attribute.name.lower))
-        wrappersByName.known.append((Array(bytes[range]), wrapper))
-        return wrapper
+        let known = bytes.withUnsafeBufferPointer { wrappersByName.index(of: UnsafeBufferPointer(rebasing: $0[range])) }
+        if let known { return wrappersByName.wrappers[known] }
+        return wrappersByName.add(Array(bytes[range]), shapes.shape(named: text(attribute.name.lower)))
     }
 
     /// The wrapper named `name` (`State`, `SwiftUI.State`), if lowering knows it.
     func wrapper(named name: String) -> WrapperShape? {
         var utf8 = name
-        let index = utf8.withUTF8 { bytes in wrappersByName.known.firstIndex { $0.name.elementsEqual(bytes) } }
-        if let index { return wrappersByName.known[index].wrapper }
-        let wrapper = shapes.shape(named: name)
-        wrappersByName.known.append((Array(name.utf8), wrapper))
-        return wrapper
+        if let known = utf8.withUTF8({ wrappersByName.index(of: $0) }) { return wrappersByName.wrappers[known] }
+        return wrappersByName.add(Array(name.utf8), shapes.shape(named: name))
     }
 
     /// The access level written on a declaration (`public`, `private`, …), not a setter's `private(set)`.
@@ -95,8 +91,7 @@ struct SourceContext {
     }
 
     func token(_ token: Int, isSpelled spelling: ArraySlice<UInt8>) -> Bool {
-        let range = tree.tokens[token].range
-        return range.count == spelling.count && bytes[range].elementsEqual(spelling)
+        spelling.withUnsafeBufferPointer { isSpelled(tree.tokens[token].range, $0) }
     }
 
     /// Whether token `token` is spelled `spelling`, without making a String.
@@ -111,7 +106,11 @@ struct SourceContext {
     }
 
     private func isSpelled(_ range: Range<Int>, _ spelling: StaticString) -> Bool {
-        range.count == spelling.utf8CodeUnitCount && spelling.withUTF8Buffer { bytes[range].elementsEqual($0) }
+        spelling.withUTF8Buffer { isSpelled(range, $0) }
+    }
+
+    private func isSpelled(_ range: Range<Int>, _ spelling: UnsafeBufferPointer<UInt8>) -> Bool {
+        range.count == spelling.count && bytes.withUnsafeBufferPointer { sameBytes(UnsafeBufferPointer(rebasing: $0[range]), spelling) }
     }
 
     /// Whether token `token` starts with `prefix` (`<` in `<`, `<<`).
@@ -232,7 +231,26 @@ func sourceLocation(_ file: String, line: Int) -> String {
 /// context. A file asks about few names: a short list searched by bytes,
 /// where a table would hash a String made for every attribute.
 private final class WrappersByName {
-    var known: [(name: [UInt8], wrapper: WrapperShape?)] = []
+    private var names: [[UInt8]] = []
+    private(set) var wrappers: [WrapperShape?] = []
+
+    func index(of name: UnsafeBufferPointer<UInt8>) -> Int? {
+        names.indices.first { names[$0].withUnsafeBufferPointer { sameBytes($0, name) } }
+    }
+
+    func add(_ name: [UInt8], _ wrapper: WrapperShape?) -> WrapperShape? {
+        names.append(name)
+        wrappers.append(wrapper)
+        return wrapper
+    }
+}
+
+/// Byte-for-byte equality on memory: the generic `elementsEqual` of two
+/// collections costs some twenty instructions a byte.
+func sameBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard a.count == b.count else { return false }
+    for i in 0..<a.count where a[i] != b[i] { return false }
+    return true
 }
 
 /// The storage and projection types of a wrapper for a value type: the same
