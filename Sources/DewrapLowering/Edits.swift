@@ -2,7 +2,18 @@
 struct Edit {
     var start: Int
     var end: Int
-    var text: [UInt8]
+    /// A slice: the edits rendered for one type share one buffer.
+    var text: ArraySlice<UInt8>
+
+    init(start: Int, end: Int, text: ArraySlice<UInt8>) {
+        self.start = start
+        self.end = end
+        self.text = text
+    }
+
+    init(start: Int, end: Int, text: [UInt8]) {
+        self.init(start: start, end: end, text: text[...])
+    }
 }
 
 /// The input with `edits` spliced in. Edits must not overlap; bytes outside

@@ -239,7 +239,7 @@ struct FileLowering {
             let rewrite = Edit(start: token.start, end: token.end, text: [UInt8(ascii: "_")] + context.bytes[token.range])
             // Scope searches only where they can find something: closure parameters need a closure signature.
             if tree.census.closureSignature, let parameter = tree.nearestLocalName(at: reference.token, where: {
-                $0.kind == .closureParameter && context.token($0.token, isSpelled: rewrite.text[1...])
+                $0.kind == .closureParameter && context.token($0.token, isSpelled: rewrite.text.dropFirst())
             }) {
                 // A `$x in` parameter owns `$x`; a lowered one's is `_$x` (P-5).
                 if reference.qualifier == .none, reference.token != parameter.token, loweredClosureParameters.contains(parameter.token) {
@@ -251,7 +251,7 @@ struct FileLowering {
             var nearestLocal: ScopeName?
             if reference.qualifier == .none, !localWrapped.isEmpty {
                 nearestLocal = tree.nearestLocalName(at: reference.token, where: {
-                    localWrapped.contains($0.token) && context.token($0.token, isSpelled: rewrite.text[2...])
+                    localWrapped.contains($0.token) && context.token($0.token, isSpelled: rewrite.text.dropFirst(2))
                 })
             }
             if let nearestLocal {
@@ -480,12 +480,21 @@ struct FileLowering {
         let typeName = context.text(plan.type.name) + (plan.type.genericParameters.map {
             "<" + genericParameterNames(context.text($0)).joined(separator: ", ") + ">"
         } ?? "")
+        // All of the type's properties are written into one buffer; each edit is a slice of it.
+        var texts = CodeText(capacity: 512 * plan.properties.count)
+        var ends: [Int] = []
+        ends.reserveCapacity(plan.properties.count)
         for property in plan.properties {
             let stripped = memberwise?.strippedWrapped.contains(property.name) ?? false
-            let text = renderProperty(
-                property, container: plan.container, typeName: typeName, writesStorageInitializer: !stripped, context: context)
+            renderProperty(
+                property, container: plan.container, typeName: typeName, writesStorageInitializer: !stripped, context: context,
+                to: &texts)
+            ends.append(texts.count)
+        }
+        let rendered = texts.bytes
+        for (property, (start, end)) in zip(plan.properties, zip([0] + ends, ends)) {
             result.append(Edit(start: tokens[property.declaration.prefix.start].start,
-                               end: tokens[property.declaration.span.upper - 1].end, text: text))
+                               end: tokens[property.declaration.span.upper - 1].end, text: rendered[start..<end]))
         }
         if let isolation = inferredIsolation(plan) {
             let start = tokens[plan.type.prefix.start].start

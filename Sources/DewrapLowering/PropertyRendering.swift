@@ -2,12 +2,12 @@ import DewrapSyntax
 
 /// The explicit declarations for one wrapped property (SPEC Decision 2):
 /// storage `_x`, computed `x`, projection `_$x`, indented like the original
-/// and joined with the file's line ending. `typeName` is the declaring type
-/// as a key path root.
+/// and joined with the file's line ending, written to `text`. `typeName` is
+/// the declaring type as a key path root.
 func renderProperty(
     _ property: WrappedProperty, container: ContainerKind, typeName: String, writesStorageInitializer: Bool,
-    context: SourceContext
-) -> [UInt8] {
+    context: SourceContext, to text: inout CodeText
+) {
     let declaration = property.declaration
     let wrapper = property.wrapper
     let indent = context.indentation(of: declaration.prefix.start)
@@ -43,7 +43,6 @@ func renderProperty(
     // In directive mode each generated declaration is one line, so that all of it maps to the original's line.
     // Written as pieces: joining Strings costs more than writing each.
     let lineBreak = context.lineBreak(mappedTo: context.mappedLine(of: declaration.prefix.start))
-    var text = CodeText(capacity: 512)
 
     // S-1: `private`, `final private` in a class, `private static` for a static property.
     text += spi
@@ -167,7 +166,6 @@ func renderProperty(
     for helper in helpers {
         text.write(context.lineBreak(mappedTo: helper.line), indent, helper.text)
     }
-    return text.bytes
 }
 
 /// The name in `didSet(old)` / `willSet(new)`, if written.
