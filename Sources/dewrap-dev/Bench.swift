@@ -121,7 +121,10 @@ func bench(_ settings: BenchSettings) throws {
     print("  \(check(typicalSeconds <= 0.005)) one typical view file (\(lines) lines), whole process: \(fixed(typicalSeconds * 1000, 2)) ms (≤ 5), peak RSS \(typicalRSS.map(megabytes) ?? "n/a") MB")
     if let parallel {
         let speedup = parallel.one / parallel.all
-        print("  \(check(speedup >= 1.7)) 2 jobs against 1 on \(views.last!.corpus.label): \(fixed(parallel.one, 2)) s → \(fixed(parallel.all, 2)) s, \(fixed(speedup, 2))× (≥ 1.7)")
+        // Under half a second (the quick run's 10k set), start-up and scheduling noise decide the ratio: not judged.
+        let verdict = parallel.one >= 0.5 ? check(speedup >= 1.7) : "n/a "
+        let note = parallel.one >= 0.5 ? "" : "; too short a run to judge, see the full bench"
+        print("  \(verdict) 2 jobs against 1 on \(views.last!.corpus.label): \(fixed(parallel.one, 2)) s → \(fixed(parallel.all, 2)) s, \(fixed(speedup, 2))× (≥ 1.7\(note))")
     }
 }
 
