@@ -10,6 +10,10 @@ public struct SourceTree: Sendable {
     public var expressionGenericArguments: [TokenSpan]
     /// Pre-order: a scope comes before the scopes inside it; `scopes[0]` is the file.
     public var scopes: [Scope]
+    /// The children of every scope, each scope's together (see `Scope.children`).
+    public var scopeChildren: [Int]
+    /// The names of every scope, each scope's together (see `Scope.names`).
+    public var scopeNames: [ScopeName]
     /// Problems the lexer found.
     public var lexerDiagnostics: [Diagnostic]
     /// Problems the parser found; empty for every file the compiler accepts.
@@ -48,14 +52,17 @@ public enum Parser {
     public static func parse(_ bytes: [UInt8], lexed: LexedSource) -> SourceTree {
         bytes.withUnsafeBufferPointer { text in
             guard !lexed.tokens.isEmpty else {
-                return SourceTree(tokens: [], items: [], dollarReferences: [], expressionGenericArguments: [], scopes: [], lexerDiagnostics: lexed.diagnostics, diagnostics: [])
+                return SourceTree(
+                    tokens: [], items: [], dollarReferences: [], expressionGenericArguments: [], scopes: [], scopeChildren: [],
+                    scopeNames: [], lexerDiagnostics: lexed.diagnostics, diagnostics: [])
             }
             var state = ParserState(text: text, tokens: lexed.tokens)
             let items = state.parseFile()
             return SourceTree(
                 tokens: lexed.tokens, items: items, dollarReferences: state.dollarReferences,
                 expressionGenericArguments: state.expressionGenericArguments,
-                scopes: state.scopes, lexerDiagnostics: lexed.diagnostics, diagnostics: state.diagnostics,
+                scopes: state.scopes, scopeChildren: state.scopeChildren, scopeNames: state.scopeNames,
+                lexerDiagnostics: lexed.diagnostics, diagnostics: state.diagnostics,
                 census: state.census)
         }
     }
@@ -89,14 +96,14 @@ struct ParserState {
     var diagnostics: [Diagnostic] = []
     var dollarReferences: [DollarReference] = []
     var expressionGenericArguments: [TokenSpan] = []
-    /// Every scope, without names until `finishScopes` fills them in.
+    /// Every scope, without children and names until `finishScopes` sorts them into the tables below.
     var scopes: [Scope] = []
     var scopeStack: [Int] = []
-    /// The names declared so far with the scope of each, in declaration
-    /// order; `finishScopes` hands them to their scopes, so that each list is
-    /// allocated once at its final size instead of growing name by name.
+    /// The names declared so far with the scope of each, in declaration order.
     var declaredNames: [ScopeName] = []
     var declaredScopes: [Int] = []
+    var scopeChildren: [Int] = []
+    var scopeNames: [ScopeName] = []
     /// Closures met while parsing the expressions of the innermost item.
     var closureCollector: [Closure] = []
     var census = SyntaxCensus()
@@ -302,8 +309,7 @@ struct ParserState {
     mutating func pushScope(_ kind: ScopeKind, at start: Int) -> Int {
         let id = scopes.count
         let parent = scopeStack.last
-        scopes.append(Scope(kind: kind, span: TokenSpan(start, start), parent: parent, children: [], names: []))
-        if let parent { scopes[parent].children.appendToSmall(id) }
+        scopes.append(Scope(kind: kind, span: TokenSpan(start, start), parent: parent, children: 0..<0, names: 0..<0))
         scopeStack.append(id)
         return id
     }
@@ -319,15 +325,36 @@ struct ParserState {
         declaredScopes.append(scope)
     }
 
-    /// Gives every scope the names declared in it (in declaration order),
-    /// each list reserved at its final size.
+    /// Fills `scopeChildren` and `scopeNames`, each scope's entries together
+    /// and in order (a counting sort by scope), and gives every scope its ranges.
     mutating func finishScopes() {
+        // Children: scopes are numbered in source order, so each parent's come in order.
+        var childCounts = [Int](repeating: 0, count: scopes.count)
+        for scope in scopes { if let parent = scope.parent { childCounts[parent] += 1 } }
+        var total = 0
+        for id in scopes.indices {
+            scopes[id].children = total..<total
+            total += childCounts[id]
+        }
+        scopeChildren = [Int](repeating: 0, count: total)
+        for id in scopes.indices {
+            guard let parent = scopes[id].parent else { continue }
+            scopeChildren[scopes[parent].children.upperBound] = id
+            scopes[parent].children = scopes[parent].children.lowerBound..<scopes[parent].children.upperBound + 1
+        }
+        // Names, in declaration order within each scope.
+        guard let anyName = declaredNames.first else { return }
         var nameCounts = [Int](repeating: 0, count: scopes.count)
         for scope in declaredScopes { nameCounts[scope] += 1 }
-        for (scope, count) in nameCounts.enumerated() where count > 1 { scopes[scope].names.reserveCapacity(count) }
+        total = 0
+        for id in scopes.indices {
+            scopes[id].names = total..<total
+            total += nameCounts[id]
+        }
+        scopeNames = [ScopeName](repeating: anyName, count: total)
         for (name, scope) in zip(declaredNames, declaredScopes) {
-            // A single name (most scopes) by a literal, which allocates directly.
-            if nameCounts[scope] == 1 { scopes[scope].names = [name] } else { scopes[scope].names.append(name) }
+            scopeNames[scopes[scope].names.upperBound] = name
+            scopes[scope].names = scopes[scope].names.lowerBound..<scopes[scope].names.upperBound + 1
         }
         declaredNames = []
         declaredScopes = []
