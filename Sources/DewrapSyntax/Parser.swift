@@ -82,12 +82,55 @@ enum ItemContext {
     case switchCase
 }
 
-struct ParserState {
+/// The tokens and the text they cover, read-only: what looking ahead needs.
+/// Lookahead helpers that do not move are methods of this view rather than
+/// of `ParserState`: calling a non-mutating method of the state from a
+/// mutating one copies the whole state (some 160 bytes) first, while the view
+/// is four words passed in registers.
+struct TokenView {
     let text: UnsafeBufferPointer<UInt8>
     let tokens: [Token]
-    /// The `Word` of each token (`.none` for non-words and plain names).
-    let words: TokenWords
     let last: Int
+
+    /// The `Word` of each token (`.none` for non-words and plain names).
+    var words: TokenWords { @inline(__always) get { TokenWords(tokens: tokens) } }
+
+    @inline(__always)
+    func kind(at i: Int) -> TokenKind { i <= last ? tokens[i].kind : .endOfFile }
+    @inline(__always)
+    func word(at i: Int) -> Word { i <= last ? tokens[i].word : .none }
+    @inline(__always)
+    func isAtStartOfLine(_ i: Int) -> Bool { i <= last && tokens[i].flags.contains(.atStartOfLine) }
+
+    /// Whether token `i` is an operator spelled exactly `spelling`.
+    @inline(__always)
+    func isOperator(_ i: Int, _ spelling: StaticString) -> Bool {
+        guard i <= last else { return false }
+        switch tokens[i].kind {
+        case .binaryOperator, .prefixOperator, .postfixOperator, .prefixAmpersand: break
+        default: return false
+        }
+        return hasText(i, spelling)
+    }
+
+    @inline(__always)
+    func hasText(_ i: Int, _ spelling: StaticString) -> Bool {
+        let token = tokens[i]
+        guard token.end - token.start == spelling.utf8CodeUnitCount else { return false }
+        let bytes = spelling.utf8Start
+        for k in 0..<spelling.utf8CodeUnitCount where text[token.start + k] != bytes[k] { return false }
+        return true
+    }
+
+    /// Whether nothing separates token `i` from the one before it.
+    @inline(__always)
+    func isAttached(_ i: Int) -> Bool {
+        i > 0 && i <= last && tokens[i].start == tokens[i - 1].end
+    }
+}
+
+struct ParserState {
+    let view: TokenView
     var index = 0
     /// Bytes of `tokens[index]` already consumed, when a `>` was split off an
     /// operator token such as `>>` or `>?` to close generic arguments.
@@ -113,17 +156,20 @@ struct ParserState {
     var bindingPattern = false
 
     init(text: UnsafeBufferPointer<UInt8>, tokens: [Token]) {
-        self.text = text
-        self.tokens = tokens
-        self.last = tokens.count - 1
-        self.words = TokenWords(tokens: tokens)
+        view = TokenView(text: text, tokens: tokens, last: tokens.count - 1)
     }
 
     // MARK: Looking at tokens
 
     // The small readers below are always inlined: a call to a non-mutating
-    // method from a mutating one makes Swift copy the whole state (some 150
-    // bytes) to pass it, which cost several copies per token.
+    // method from a mutating one makes Swift copy the whole state (some 160
+    // bytes) to pass it, which cost several copies per token. Longer
+    // lookahead is done by methods of `view`.
+
+    var text: UnsafeBufferPointer<UInt8> { @inline(__always) get { view.text } }
+    var tokens: [Token] { @inline(__always) get { view.tokens } }
+    var words: TokenWords { @inline(__always) get { view.words } }
+    var last: Int { @inline(__always) get { view.last } }
 
     /// The current token's kind; after a split, the kind of the rest.
     var kind: TokenKind {
@@ -148,36 +194,21 @@ struct ParserState {
     var atStartOfLine: Bool { @inline(__always) get { split == 0 && tokens[index].flags.contains(.atStartOfLine) } }
 
     @inline(__always)
-    func kind(at i: Int) -> TokenKind { i <= last ? tokens[i].kind : .endOfFile }
+    func kind(at i: Int) -> TokenKind { view.kind(at: i) }
     @inline(__always)
-    func word(at i: Int) -> Word { i <= last ? words[i] : .none }
+    func word(at i: Int) -> Word { view.word(at: i) }
     @inline(__always)
-    func isAtStartOfLine(_ i: Int) -> Bool { i <= last && tokens[i].flags.contains(.atStartOfLine) }
+    func isAtStartOfLine(_ i: Int) -> Bool { view.isAtStartOfLine(i) }
 
     @inline(__always)
     func at(_ kind: TokenKind) -> Bool { self.kind == kind }
     @inline(__always)
     func at(_ word: Word) -> Bool { self.word == word }
 
-    /// Whether token `i` is an operator spelled exactly `spelling`.
     @inline(__always)
-    func isOperator(_ i: Int, _ spelling: StaticString) -> Bool {
-        guard i <= last else { return false }
-        switch tokens[i].kind {
-        case .binaryOperator, .prefixOperator, .postfixOperator, .prefixAmpersand: break
-        default: return false
-        }
-        return hasText(i, spelling)
-    }
-
+    func isOperator(_ i: Int, _ spelling: StaticString) -> Bool { view.isOperator(i, spelling) }
     @inline(__always)
-    func hasText(_ i: Int, _ spelling: StaticString) -> Bool {
-        let token = tokens[i]
-        guard token.end - token.start == spelling.utf8CodeUnitCount else { return false }
-        let bytes = spelling.utf8Start
-        for k in 0..<spelling.utf8CodeUnitCount where text[token.start + k] != bytes[k] { return false }
-        return true
-    }
+    func hasText(_ i: Int, _ spelling: StaticString) -> Bool { view.hasText(i, spelling) }
 
     /// The current token starts with `<` (generic arguments or parameters may open).
     var atLeftAngle: Bool {
@@ -199,11 +230,8 @@ struct ParserState {
         }
     }
 
-    /// Whether nothing separates token `i` from the one before it.
     @inline(__always)
-    func isAttached(_ i: Int) -> Bool {
-        i > 0 && i <= last && tokens[i].start == tokens[i - 1].end
-    }
+    func isAttached(_ i: Int) -> Bool { view.isAttached(i) }
 
     // MARK: Moving
 
