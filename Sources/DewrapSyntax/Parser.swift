@@ -10,6 +10,10 @@ public struct SourceTree: Sendable {
     public var expressionGenericArguments: [TokenSpan]
     /// Pre-order: a scope comes before the scopes inside it; `scopes[0]` is the file.
     public var scopes: [Scope]
+    /// The children of every scope, each scope's together (see `Scope.children`).
+    public var scopeChildren: [Int]
+    /// The names of every scope, each scope's together (see `Scope.names`).
+    public var scopeNames: [ScopeName]
     /// Problems the lexer found.
     public var lexerDiagnostics: [Diagnostic]
     /// Problems the parser found; empty for every file the compiler accepts.
@@ -48,14 +52,17 @@ public enum Parser {
     public static func parse(_ bytes: [UInt8], lexed: LexedSource) -> SourceTree {
         bytes.withUnsafeBufferPointer { text in
             guard !lexed.tokens.isEmpty else {
-                return SourceTree(tokens: [], items: [], dollarReferences: [], expressionGenericArguments: [], scopes: [], lexerDiagnostics: lexed.diagnostics, diagnostics: [])
+                return SourceTree(
+                    tokens: [], items: [], dollarReferences: [], expressionGenericArguments: [], scopes: [], scopeChildren: [],
+                    scopeNames: [], lexerDiagnostics: lexed.diagnostics, diagnostics: [])
             }
             var state = ParserState(text: text, tokens: lexed.tokens)
             let items = state.parseFile()
             return SourceTree(
                 tokens: lexed.tokens, items: items, dollarReferences: state.dollarReferences,
                 expressionGenericArguments: state.expressionGenericArguments,
-                scopes: state.scopes, lexerDiagnostics: lexed.diagnostics, diagnostics: state.diagnostics,
+                scopes: state.scopes, scopeChildren: state.scopeChildren, scopeNames: state.scopeNames,
+                lexerDiagnostics: lexed.diagnostics, diagnostics: state.diagnostics,
                 census: state.census)
         }
     }
@@ -75,12 +82,55 @@ enum ItemContext {
     case switchCase
 }
 
-struct ParserState {
+/// The tokens and the text they cover, read-only: what looking ahead needs.
+/// Lookahead helpers that do not move are methods of this view rather than
+/// of `ParserState`: calling a non-mutating method of the state from a
+/// mutating one copies the whole state (some 160 bytes) first, while the view
+/// is four words passed in registers.
+struct TokenView {
     let text: UnsafeBufferPointer<UInt8>
     let tokens: [Token]
-    /// The `Word` of each token (`.none` for non-words and plain names).
-    let words: TokenWords
     let last: Int
+
+    /// The `Word` of each token (`.none` for non-words and plain names).
+    var words: TokenWords { @inline(__always) get { TokenWords(tokens: tokens) } }
+
+    @inline(__always)
+    func kind(at i: Int) -> TokenKind { i <= last ? tokens[i].kind : .endOfFile }
+    @inline(__always)
+    func word(at i: Int) -> Word { i <= last ? tokens[i].word : .none }
+    @inline(__always)
+    func isAtStartOfLine(_ i: Int) -> Bool { i <= last && tokens[i].flags.contains(.atStartOfLine) }
+
+    /// Whether token `i` is an operator spelled exactly `spelling`.
+    @inline(__always)
+    func isOperator(_ i: Int, _ spelling: StaticString) -> Bool {
+        guard i <= last else { return false }
+        switch tokens[i].kind {
+        case .binaryOperator, .prefixOperator, .postfixOperator, .prefixAmpersand: break
+        default: return false
+        }
+        return hasText(i, spelling)
+    }
+
+    @inline(__always)
+    func hasText(_ i: Int, _ spelling: StaticString) -> Bool {
+        let token = tokens[i]
+        guard token.end - token.start == spelling.utf8CodeUnitCount else { return false }
+        let bytes = spelling.utf8Start
+        for k in 0..<spelling.utf8CodeUnitCount where text[token.start + k] != bytes[k] { return false }
+        return true
+    }
+
+    /// Whether nothing separates token `i` from the one before it.
+    @inline(__always)
+    func isAttached(_ i: Int) -> Bool {
+        i > 0 && i <= last && tokens[i].start == tokens[i - 1].end
+    }
+}
+
+struct ParserState {
+    let view: TokenView
     var index = 0
     /// Bytes of `tokens[index]` already consumed, when a `>` was split off an
     /// operator token such as `>>` or `>?` to close generic arguments.
@@ -89,14 +139,14 @@ struct ParserState {
     var diagnostics: [Diagnostic] = []
     var dollarReferences: [DollarReference] = []
     var expressionGenericArguments: [TokenSpan] = []
-    /// Every scope, without names until `finishScopes` fills them in.
+    /// Every scope, without children and names until `finishScopes` sorts them into the tables below.
     var scopes: [Scope] = []
     var scopeStack: [Int] = []
-    /// The names declared so far with the scope of each, in declaration
-    /// order; `finishScopes` hands them to their scopes, so that each list is
-    /// allocated once at its final size instead of growing name by name.
+    /// The names declared so far with the scope of each, in declaration order.
     var declaredNames: [ScopeName] = []
     var declaredScopes: [Int] = []
+    var scopeChildren: [Int] = []
+    var scopeNames: [ScopeName] = []
     /// Closures met while parsing the expressions of the innermost item.
     var closureCollector: [Closure] = []
     var census = SyntaxCensus()
@@ -106,17 +156,20 @@ struct ParserState {
     var bindingPattern = false
 
     init(text: UnsafeBufferPointer<UInt8>, tokens: [Token]) {
-        self.text = text
-        self.tokens = tokens
-        self.last = tokens.count - 1
-        self.words = TokenWords(tokens: tokens)
+        view = TokenView(text: text, tokens: tokens, last: tokens.count - 1)
     }
 
     // MARK: Looking at tokens
 
     // The small readers below are always inlined: a call to a non-mutating
-    // method from a mutating one makes Swift copy the whole state (some 150
-    // bytes) to pass it, which cost several copies per token.
+    // method from a mutating one makes Swift copy the whole state (some 160
+    // bytes) to pass it, which cost several copies per token. Longer
+    // lookahead is done by methods of `view`.
+
+    var text: UnsafeBufferPointer<UInt8> { @inline(__always) get { view.text } }
+    var tokens: [Token] { @inline(__always) get { view.tokens } }
+    var words: TokenWords { @inline(__always) get { view.words } }
+    var last: Int { @inline(__always) get { view.last } }
 
     /// The current token's kind; after a split, the kind of the rest.
     var kind: TokenKind {
@@ -141,36 +194,21 @@ struct ParserState {
     var atStartOfLine: Bool { @inline(__always) get { split == 0 && tokens[index].flags.contains(.atStartOfLine) } }
 
     @inline(__always)
-    func kind(at i: Int) -> TokenKind { i <= last ? tokens[i].kind : .endOfFile }
+    func kind(at i: Int) -> TokenKind { view.kind(at: i) }
     @inline(__always)
-    func word(at i: Int) -> Word { i <= last ? words[i] : .none }
+    func word(at i: Int) -> Word { view.word(at: i) }
     @inline(__always)
-    func isAtStartOfLine(_ i: Int) -> Bool { i <= last && tokens[i].flags.contains(.atStartOfLine) }
+    func isAtStartOfLine(_ i: Int) -> Bool { view.isAtStartOfLine(i) }
 
     @inline(__always)
     func at(_ kind: TokenKind) -> Bool { self.kind == kind }
     @inline(__always)
     func at(_ word: Word) -> Bool { self.word == word }
 
-    /// Whether token `i` is an operator spelled exactly `spelling`.
     @inline(__always)
-    func isOperator(_ i: Int, _ spelling: StaticString) -> Bool {
-        guard i <= last else { return false }
-        switch tokens[i].kind {
-        case .binaryOperator, .prefixOperator, .postfixOperator, .prefixAmpersand: break
-        default: return false
-        }
-        return hasText(i, spelling)
-    }
-
+    func isOperator(_ i: Int, _ spelling: StaticString) -> Bool { view.isOperator(i, spelling) }
     @inline(__always)
-    func hasText(_ i: Int, _ spelling: StaticString) -> Bool {
-        let token = tokens[i]
-        guard token.end - token.start == spelling.utf8CodeUnitCount else { return false }
-        let bytes = spelling.utf8Start
-        for k in 0..<spelling.utf8CodeUnitCount where text[token.start + k] != bytes[k] { return false }
-        return true
-    }
+    func hasText(_ i: Int, _ spelling: StaticString) -> Bool { view.hasText(i, spelling) }
 
     /// The current token starts with `<` (generic arguments or parameters may open).
     var atLeftAngle: Bool {
@@ -192,11 +230,8 @@ struct ParserState {
         }
     }
 
-    /// Whether nothing separates token `i` from the one before it.
     @inline(__always)
-    func isAttached(_ i: Int) -> Bool {
-        i > 0 && i <= last && tokens[i].start == tokens[i - 1].end
-    }
+    func isAttached(_ i: Int) -> Bool { view.isAttached(i) }
 
     // MARK: Moving
 
@@ -302,8 +337,7 @@ struct ParserState {
     mutating func pushScope(_ kind: ScopeKind, at start: Int) -> Int {
         let id = scopes.count
         let parent = scopeStack.last
-        scopes.append(Scope(kind: kind, span: TokenSpan(start, start), parent: parent, children: [], names: []))
-        if let parent { scopes[parent].children.appendToSmall(id) }
+        scopes.append(Scope(kind: kind, span: TokenSpan(start, start), parent: parent, children: 0..<0, names: 0..<0))
         scopeStack.append(id)
         return id
     }
@@ -319,15 +353,36 @@ struct ParserState {
         declaredScopes.append(scope)
     }
 
-    /// Gives every scope the names declared in it (in declaration order),
-    /// each list reserved at its final size.
+    /// Fills `scopeChildren` and `scopeNames`, each scope's entries together
+    /// and in order (a counting sort by scope), and gives every scope its ranges.
     mutating func finishScopes() {
+        // Children: scopes are numbered in source order, so each parent's come in order.
+        var childCounts = [Int](repeating: 0, count: scopes.count)
+        for scope in scopes { if let parent = scope.parent { childCounts[parent] += 1 } }
+        var total = 0
+        for id in scopes.indices {
+            scopes[id].children = total..<total
+            total += childCounts[id]
+        }
+        scopeChildren = [Int](repeating: 0, count: total)
+        for id in scopes.indices {
+            guard let parent = scopes[id].parent else { continue }
+            scopeChildren[scopes[parent].children.upperBound] = id
+            scopes[parent].children = scopes[parent].children.lowerBound..<scopes[parent].children.upperBound + 1
+        }
+        // Names, in declaration order within each scope.
+        guard let anyName = declaredNames.first else { return }
         var nameCounts = [Int](repeating: 0, count: scopes.count)
         for scope in declaredScopes { nameCounts[scope] += 1 }
-        for (scope, count) in nameCounts.enumerated() where count > 1 { scopes[scope].names.reserveCapacity(count) }
+        total = 0
+        for id in scopes.indices {
+            scopes[id].names = total..<total
+            total += nameCounts[id]
+        }
+        scopeNames = [ScopeName](repeating: anyName, count: total)
         for (name, scope) in zip(declaredNames, declaredScopes) {
-            // A single name (most scopes) by a literal, which allocates directly.
-            if nameCounts[scope] == 1 { scopes[scope].names = [name] } else { scopes[scope].names.append(name) }
+            scopeNames[scopes[scope].names.upperBound] = name
+            scopes[scope].names = scopes[scope].names.lowerBound..<scopes[scope].names.upperBound + 1
         }
         declaredNames = []
         declaredScopes = []

@@ -68,22 +68,13 @@ extension ParserState {
         if atLeftAngle && isAttached(index) { parseGenericArguments() }
         let name = TokenSpan(nameStart, end)
         var arguments: TokenSpan?
-        if at(.leftParen) && isAttached(index) && !takesNoArguments(name) {
+        if at(.leftParen) && isAttached(index) && !view.takesNoArguments(name) {
             // Arguments have their own grammar (`visibility: internal`, `iOS 15, *`): kept as tokens.
             let open = index
             skipBalanced()
             arguments = TokenSpan(open, index)
         }
         return Attribute(atSign: atSign, name: name, arguments: arguments)
-    }
-
-    /// `@escaping`, `@autoclosure`, `@Sendable`: a `(` right after them is a function type.
-    func takesNoArguments(_ name: TokenSpan) -> Bool {
-        guard name.upper == name.lower + 1 else { return false }
-        switch words[name.lower] {
-        case .autoclosure, .escaping, .Sendable, .noescape: return true
-        default: return false
-        }
     }
 
     // MARK: Types
@@ -205,7 +196,7 @@ extension ParserState {
     /// `(a, (b, _))`: the names it binds.
     mutating func scanTuplePattern() -> [Int] {
         var names: [Int] = []
-        let close = skipBalancedFrom(index)
+        let close = view.skipBalancedFrom(index)
         while index < close && !atEnd {
             if kind == .identifier && kind(at: index + 1) != .colon { names.append(index) }
             advance()
@@ -224,11 +215,11 @@ extension ParserState {
         }
         defer { leaveNesting() }
         let content: AccessorBlock.Content
-        if startsAccessor(at: index + 1) {
+        if view.startsAccessor(at: index + 1) {
             advance()
             var accessors: [Accessor] = []
             while !at(.rightBrace) && !atEnd {
-                guard startsAccessor(at: index) else {
+                guard view.startsAccessor(at: index) else {
                     report("expected an accessor such as 'get' or 'set'")
                     skipToNextLine()
                     continue
@@ -248,14 +239,6 @@ extension ParserState {
             report("expected '}' to close the accessors")
         }
         return AccessorBlock(open: open, close: close, content: content)
-    }
-
-    /// Attributes, then `mutating`-like words, then an accessor kind.
-    func startsAccessor(at start: Int) -> Bool {
-        var i = start
-        while kind(at: i) == .atSign { i = skipAttribute(from: i) }
-        if words[min(i, last)].isAccessorModifier { i += 1 }
-        return i <= last && words[i].isAccessorKind
     }
 
     mutating func parseAccessor() -> Accessor {
@@ -500,5 +483,26 @@ extension ParserState {
             popScope(scope, end: end)
         }
         return OtherDecl(kind: kind, prefix: prefix, keyword: keyword, names: names, closures: [], span: TokenSpan(prefix.start, end))
+    }
+}
+
+// MARK: - Lookahead
+
+extension TokenView {
+    /// `@escaping`, `@autoclosure`, `@Sendable`: a `(` right after them is a function type.
+    func takesNoArguments(_ name: TokenSpan) -> Bool {
+        guard name.upper == name.lower + 1 else { return false }
+        switch words[name.lower] {
+        case .autoclosure, .escaping, .Sendable, .noescape: return true
+        default: return false
+        }
+    }
+
+    /// Attributes, then `mutating`-like words, then an accessor kind.
+    func startsAccessor(at start: Int) -> Bool {
+        var i = start
+        while kind(at: i) == .atSign { i = skipAttribute(from: i) }
+        if words[min(i, last)].isAccessorModifier { i += 1 }
+        return i <= last && words[i].isAccessorKind
     }
 }

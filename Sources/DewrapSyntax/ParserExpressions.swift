@@ -74,10 +74,10 @@ extension ParserState {
                 return true
             case .identifier where (word == .await || word == .unsafe || word == .consume || word == .copy
                                     || word == .each || word == .discard || word == .yield)
-                && startsOperandOnSameLine(index + 1):
+                && view.startsOperandOnSameLine(index + 1):
                 advance()
                 continue
-            case .keyword where word == .repeat && startsOperandOnSameLine(index + 1):
+            case .keyword where word == .repeat && view.startsOperandOnSameLine(index + 1):
                 advance()
                 continue
             default:
@@ -88,20 +88,6 @@ extension ParserState {
         guard scanPrimary(flavor) else { return index > start }
         scanSuffixes(flavor)
         return true
-    }
-
-    /// Whether token `i` begins an operand on the same line (after `await`, `copy`, …).
-    func startsOperandOnSameLine(_ i: Int) -> Bool {
-        guard i <= last, !isAtStartOfLine(i) else { return false }
-        switch kind(at: i) {
-        case .identifier, .keyword, .dollarIdentifier, .integerLiteral, .floatLiteral, .stringStart, .regexLiteral,
-             .leftSquare, .backslash, .prefixOperator, .prefixAmpersand, .pound, .wildcard:
-            return true
-        case .leftParen, .period, .leftBrace:
-            return !isAttached(i)
-        default:
-            return false
-        }
     }
 
     // MARK: Primary expressions
@@ -286,7 +272,7 @@ extension ParserState {
     // MARK: Suffixes
 
     private mutating func scanSuffixes(_ flavor: ExpressionFlavor) {
-        var afterLiteral = index > 0 && isLiteralEnd(index - 1)
+        var afterLiteral = index > 0 && view.isLiteralEnd(index - 1)
         while !atEnd {
             switch kind {
             case .period:
@@ -308,7 +294,7 @@ extension ParserState {
                 scanArguments(close: .rightParen)
             case .leftSquare where !atStartOfLine:
                 scanArguments(close: .rightSquare)
-            case .leftBrace where !afterLiteral && atValidTrailingClosure(flavor):
+            case .leftBrace where !afterLiteral && view.isValidTrailingClosure(at: index, flavor):
                 scanClosure()
                 // Labelled trailing closures: `} onDismiss: { … }`.
                 while (kind.isWord || at(.wildcard)) && kind(at: index + 1) == .colon && kind(at: index + 2) == .leftBrace
@@ -317,65 +303,13 @@ extension ParserState {
                     advance()
                     scanClosure()
                 }
-            case .poundKeyword where isPound("#if") && ifConfigStartsWithPeriod():
+            case .poundKeyword where isPound("#if") && view.ifConfigStartsWithPeriod(index):
                 scanPostfixIfConfig(flavor)
             default:
                 return
             }
             afterLiteral = false
         }
-    }
-
-    private func isLiteralEnd(_ i: Int) -> Bool {
-        switch tokens[i].kind {
-        case .integerLiteral, .floatLiteral, .stringEnd, .regexLiteral: return true
-        default: return false
-        }
-    }
-
-    /// The compiler's test for `{` after an expression (swift-syntax's
-    /// `atValidTrailingClosure`): not an accessor block, not a switch body,
-    /// and in a condition only when the braces are clearly followed by more.
-    private func atValidTrailingClosure(_ flavor: ExpressionFlavor) -> Bool {
-        if atStartOfObserverBlock(index) { return false }
-        if word(at: index + 1) == .case { return false }
-        guard flavor == .condition else { return true }
-        if isAtStartOfLine(index + 1) { return false }
-        let after = skipBalancedFrom(index)
-        guard after > index + 1, kind(at: after - 1) == .rightBrace else { return false }
-        switch kind(at: after) {
-        case .leftBrace, .comma:
-            return true
-        case .keyword where word(at: after) == .where:
-            return true
-        case .leftSquare, .leftParen, .period, .postfixQuestionMark, .infixQuestionMark, .exclamationMark, .colon,
-             .equal, .postfixOperator, .binaryOperator:
-            return !isAtStartOfLine(after)
-        case .keyword where word(at: after) == .is || word(at: after) == .as:
-            return !isAtStartOfLine(after)
-        default:
-            return false
-        }
-    }
-
-    /// `{ willSet`, `{ didSet`, `{ init`, or those after attributes.
-    func atStartOfObserverBlock(_ brace: Int) -> Bool {
-        let next = word(at: brace + 1)
-        if next == .willSet || next == .didSet || next == .`init` { return true }
-        guard kind(at: brace + 1) == .atSign else { return false }
-        var i = brace + 1
-        while kind(at: i) == .atSign { i = skipAttribute(from: i) }
-        let word = word(at: i)
-        return word == .willSet || word == .didSet || word == .`init`
-    }
-
-    /// A `#if` whose first clause continues an expression with `.member`.
-    private func ifConfigStartsWithPeriod() -> Bool {
-        var i = index + 1
-        while i < last && !isAtStartOfLine(i) {
-            i = kind(at: i) == .leftParen ? skipBalancedFrom(i) : i + 1
-        }
-        return kind(at: i) == .period
     }
 
     /// `#if os(iOS) .padding() #else .frame() #endif` after an expression.
@@ -418,12 +352,12 @@ extension ParserState {
         var captureList: TokenSpan?
         var parameters: [Int] = []
         var signature: TokenSpan?
-        if let inKeyword = closureSignatureEnd() {
+        if let inKeyword = view.closureSignatureEnd(from: index) {
             let signatureStart = index
             while at(.atSign) { _ = parseAttribute() }
             if at(.leftSquare) {
                 let start = index
-                declareCaptures(until: skipBalancedFrom(index))
+                declareCaptures(until: view.skipBalancedFrom(index))
                 captureList = TokenSpan(start, index)
             }
             if at(.leftParen) {
@@ -464,9 +398,108 @@ extension ParserState {
             signature: signature, items: items))
     }
 
-    /// The `in` that ends a closure signature starting here, if there is one.
-    private func closureSignatureEnd() -> Int? {
-        var i = index
+    /// `[weak self, x = y, unowned(unsafe) z]`: declares the captured names.
+    private mutating func declareCaptures(until close: Int) {
+        advance()
+        while index < close - 1 && !atEnd {
+            // The last word before `,`, `=` or `]` of each item is the name.
+            if kind.isWord && (kind(at: index + 1) == .comma || kind(at: index + 1) == .equal || index + 1 == close - 1) {
+                declare(index, .variable)
+            }
+            if at(.equal) {
+                advance()
+                scanExpression(.basic)
+                continue
+            }
+            if at(.leftParen) { skipBalanced(); continue }
+            advance()
+        }
+        advance()  // `]`
+    }
+
+    // MARK: if and switch as expressions
+
+    private mutating func scanStatementExpression() {
+        let start = index
+        let statement = parseStatement()
+        closureCollector.append(Closure(
+            kind: .statementExpression, open: start, close: nil, captureList: nil, parameters: [], signature: nil,
+            items: [.statement(statement)]))
+    }
+}
+
+// MARK: - Lookahead
+
+extension TokenView {
+    /// Whether token `i` begins an operand on the same line (after `await`, `copy`, …).
+    func startsOperandOnSameLine(_ i: Int) -> Bool {
+        guard i <= last, !isAtStartOfLine(i) else { return false }
+        switch kind(at: i) {
+        case .identifier, .keyword, .dollarIdentifier, .integerLiteral, .floatLiteral, .stringStart, .regexLiteral,
+             .leftSquare, .backslash, .prefixOperator, .prefixAmpersand, .pound, .wildcard:
+            return true
+        case .leftParen, .period, .leftBrace:
+            return !isAttached(i)
+        default:
+            return false
+        }
+    }
+
+    func isLiteralEnd(_ i: Int) -> Bool {
+        switch tokens[i].kind {
+        case .integerLiteral, .floatLiteral, .stringEnd, .regexLiteral: return true
+        default: return false
+        }
+    }
+
+    /// The compiler's test for `{` after an expression (swift-syntax's
+    /// `atValidTrailingClosure`): not an accessor block, not a switch body,
+    /// and in a condition only when the braces are clearly followed by more.
+    func isValidTrailingClosure(at brace: Int, _ flavor: ExpressionFlavor) -> Bool {
+        if atStartOfObserverBlock(brace) { return false }
+        if word(at: brace + 1) == .case { return false }
+        guard flavor == .condition else { return true }
+        if isAtStartOfLine(brace + 1) { return false }
+        let after = skipBalancedFrom(brace)
+        guard after > brace + 1, kind(at: after - 1) == .rightBrace else { return false }
+        switch kind(at: after) {
+        case .leftBrace, .comma:
+            return true
+        case .keyword where word(at: after) == .where:
+            return true
+        case .leftSquare, .leftParen, .period, .postfixQuestionMark, .infixQuestionMark, .exclamationMark, .colon,
+             .equal, .postfixOperator, .binaryOperator:
+            return !isAtStartOfLine(after)
+        case .keyword where word(at: after) == .is || word(at: after) == .as:
+            return !isAtStartOfLine(after)
+        default:
+            return false
+        }
+    }
+
+    /// `{ willSet`, `{ didSet`, `{ init`, or those after attributes.
+    func atStartOfObserverBlock(_ brace: Int) -> Bool {
+        let next = word(at: brace + 1)
+        if next == .willSet || next == .didSet || next == .`init` { return true }
+        guard kind(at: brace + 1) == .atSign else { return false }
+        var i = brace + 1
+        while kind(at: i) == .atSign { i = skipAttribute(from: i) }
+        let word = word(at: i)
+        return word == .willSet || word == .didSet || word == .`init`
+    }
+
+    /// A `#if` (at `start`) whose first clause continues an expression with `.member`.
+    func ifConfigStartsWithPeriod(_ start: Int) -> Bool {
+        var i = start + 1
+        while i < last && !isAtStartOfLine(i) {
+            i = kind(at: i) == .leftParen ? skipBalancedFrom(i) : i + 1
+        }
+        return kind(at: i) == .period
+    }
+
+    /// The `in` that ends a closure signature starting at `start`, if there is one.
+    func closureSignatureEnd(from start: Int) -> Int? {
+        var i = start
         while kind(at: i) == .atSign { i = skipAttribute(from: i) }
         if kind(at: i) == .leftSquare { i = skipBalancedFrom(i) }
         if kind(at: i) == .leftParen {
@@ -500,34 +533,5 @@ extension ParserState {
             return nil
         }
         return i <= last && words[i] == .in ? i : nil
-    }
-
-    /// `[weak self, x = y, unowned(unsafe) z]`: declares the captured names.
-    private mutating func declareCaptures(until close: Int) {
-        advance()
-        while index < close - 1 && !atEnd {
-            // The last word before `,`, `=` or `]` of each item is the name.
-            if kind.isWord && (kind(at: index + 1) == .comma || kind(at: index + 1) == .equal || index + 1 == close - 1) {
-                declare(index, .variable)
-            }
-            if at(.equal) {
-                advance()
-                scanExpression(.basic)
-                continue
-            }
-            if at(.leftParen) { skipBalanced(); continue }
-            advance()
-        }
-        advance()  // `]`
-    }
-
-    // MARK: if and switch as expressions
-
-    private mutating func scanStatementExpression() {
-        let start = index
-        let statement = parseStatement()
-        closureCollector.append(Closure(
-            kind: .statementExpression, open: start, close: nil, captureList: nil, parameters: [], signature: nil,
-            items: [.statement(statement)]))
     }
 }

@@ -30,7 +30,7 @@ extension ParserState {
         case .endOfFile, .rightBrace:
             return true
         case .poundKeyword:
-            if isPound("#if") { return context == .switchCase && ifConfigHoldsCaseLabels() }
+            if isPound("#if") { return context == .switchCase && view.ifConfigHoldsCaseLabels(index) }
             return isPound("#elseif") || isPound("#else") || isPound("#endif")
         default:
             break
@@ -55,7 +55,7 @@ extension ParserState {
             items.append(.statement(parseStatement()))
             return
         }
-        if isPound("#if") && attributeIfConfigEnd(from: index) == nil {
+        if isPound("#if") && view.attributeIfConfigEnd(from: index) == nil {
             items.append(.ifConfig(parseIfConfig(context)))
             return
         }
@@ -89,46 +89,23 @@ extension ParserState {
         var i = index
         guard split == 0 else { return nil }
         while i < last {
-            if tokens[i].kind == .poundKeyword, hasText(i, "#if"), let after = attributeIfConfigEnd(from: i) {
+            if tokens[i].kind == .poundKeyword, hasText(i, "#if"), let after = view.attributeIfConfigEnd(from: i) {
                 i = after
                 continue
             }
             if tokens[i].kind == .atSign {
                 // `@unknown default:` is a case label, not a declaration.
                 if words[i + 1] == .unknown { return nil }
-                i = skipAttribute(from: i)
+                i = view.skipAttribute(from: i)
                 continue
             }
             let word = words[i]
             if isDeclarationKeyword(i) || (word == .case && context == .members) { return i }
             guard word.isDeclarationModifier else { return nil }
             i += 1
-            if kind(at: i) == .leftParen && isAttached(i) { i = skipBalancedFrom(i) }
+            if kind(at: i) == .leftParen && isAttached(i) { i = view.skipBalancedFrom(i) }
         }
         return nil
-    }
-
-    /// When the `#if` at `start` holds nothing but attributes in every
-    /// branch (it conditions the attributes of the next declaration), the
-    /// index after its `#endif`.
-    func attributeIfConfigEnd(from start: Int) -> Int? {
-        var i = start
-        var sawAttribute = false
-        while kind(at: i) == .poundKeyword && (i == start && hasText(i, "#if") || hasText(i, "#elseif") || hasText(i, "#else")) {
-            let hasCondition = !hasText(i, "#else")
-            i += 1
-            if hasCondition {
-                while i < last && !isAtStartOfLine(i) {
-                    i = kind(at: i) == .leftParen ? skipBalancedFrom(i) : i + 1
-                }
-            }
-            while kind(at: i) == .atSign {
-                i = skipAttribute(from: i)
-                sawAttribute = true
-            }
-        }
-        guard sawAttribute, kind(at: i) == .poundKeyword, hasText(i, "#endif") else { return nil }
-        return i + 1
     }
 
     /// Whether token `i` introduces a declaration by itself.
@@ -151,6 +128,80 @@ extension ParserState {
         default:
             return false
         }
+    }
+
+    // MARK: #if
+
+    mutating func parseIfConfig(_ context: ItemContext) -> IfConfig {
+        let start = index
+        guard enterNesting() else {
+            skipToEndif()
+            return IfConfig(clauses: [], endif: nil, span: TokenSpan(start, end))
+        }
+        defer { leaveNesting() }
+        var clauses: [IfConfigClause] = []
+        while isPound("#if") || isPound("#elseif") || isPound("#else") {
+            let keyword = index
+            let hasCondition = !isPound("#else")
+            advance()
+            var condition: TokenSpan?
+            if hasCondition { condition = skipDirectiveCondition() }
+            let items = parseItems(context)
+            clauses.append(IfConfigClause(keyword: keyword, condition: condition, items: items))
+        }
+        var endif: Int?
+        if isPound("#endif") {
+            endif = index
+            advance()
+        } else {
+            report("expected '#endif'")
+        }
+        return IfConfig(clauses: clauses, endif: endif, span: TokenSpan(start, end))
+    }
+
+    /// From a `#if`, past its matching `#endif` (or to the end), without recursion.
+    mutating func skipToEndif() {
+        var depth = 0
+        repeat {
+            if isPound("#if") { depth += 1 } else if isPound("#endif") { depth -= 1 }
+            advance()
+        } while depth > 0 && !atEnd
+    }
+
+    /// A `#if` condition: the rest of its line, brackets balanced.
+    mutating func skipDirectiveCondition() -> TokenSpan {
+        let start = index
+        while !atEnd && !(atStartOfLine && index > start) {
+            if at(.leftParen) { skipBalanced() } else { advance() }
+        }
+        return TokenSpan(start, index)
+    }
+}
+
+// MARK: - Lookahead over attributes and brackets
+
+extension TokenView {
+    /// When the `#if` at `start` holds nothing but attributes in every
+    /// branch (it conditions the attributes of the next declaration), the
+    /// index after its `#endif`.
+    func attributeIfConfigEnd(from start: Int) -> Int? {
+        var i = start
+        var sawAttribute = false
+        while kind(at: i) == .poundKeyword && (i == start && hasText(i, "#if") || hasText(i, "#elseif") || hasText(i, "#else")) {
+            let hasCondition = !hasText(i, "#else")
+            i += 1
+            if hasCondition {
+                while i < last && !isAtStartOfLine(i) {
+                    i = kind(at: i) == .leftParen ? skipBalancedFrom(i) : i + 1
+                }
+            }
+            while kind(at: i) == .atSign {
+                i = skipAttribute(from: i)
+                sawAttribute = true
+            }
+        }
+        guard sawAttribute, kind(at: i) == .poundKeyword, hasText(i, "#endif") else { return nil }
+        return i + 1
     }
 
     /// The index after an attribute starting at the `@` at `i`.
@@ -208,52 +259,5 @@ extension ParserState {
             i += 1
         } while depth > 0 && i <= last
         return i
-    }
-
-    // MARK: #if
-
-    mutating func parseIfConfig(_ context: ItemContext) -> IfConfig {
-        let start = index
-        guard enterNesting() else {
-            skipToEndif()
-            return IfConfig(clauses: [], endif: nil, span: TokenSpan(start, end))
-        }
-        defer { leaveNesting() }
-        var clauses: [IfConfigClause] = []
-        while isPound("#if") || isPound("#elseif") || isPound("#else") {
-            let keyword = index
-            let hasCondition = !isPound("#else")
-            advance()
-            var condition: TokenSpan?
-            if hasCondition { condition = skipDirectiveCondition() }
-            let items = parseItems(context)
-            clauses.append(IfConfigClause(keyword: keyword, condition: condition, items: items))
-        }
-        var endif: Int?
-        if isPound("#endif") {
-            endif = index
-            advance()
-        } else {
-            report("expected '#endif'")
-        }
-        return IfConfig(clauses: clauses, endif: endif, span: TokenSpan(start, end))
-    }
-
-    /// From a `#if`, past its matching `#endif` (or to the end), without recursion.
-    mutating func skipToEndif() {
-        var depth = 0
-        repeat {
-            if isPound("#if") { depth += 1 } else if isPound("#endif") { depth -= 1 }
-            advance()
-        } while depth > 0 && !atEnd
-    }
-
-    /// A `#if` condition: the rest of its line, brackets balanced.
-    mutating func skipDirectiveCondition() -> TokenSpan {
-        let start = index
-        while !atEnd && !(atStartOfLine && index > start) {
-            if at(.leftParen) { skipBalanced() } else { advance() }
-        }
-        return TokenSpan(start, index)
     }
 }

@@ -316,10 +316,14 @@ extension ParserState {
             if index == before { advance() }
         }
     }
+}
 
-    /// A `#if` whose first clause starts with a case label (inside a `switch`).
-    func ifConfigHoldsCaseLabels() -> Bool {
-        var i = index + 1
+// MARK: - Lookahead
+
+extension TokenView {
+    /// A `#if` (at `start`) whose first clause starts with a case label (inside a `switch`).
+    func ifConfigHoldsCaseLabels(_ start: Int) -> Bool {
+        var i = start + 1
         while i < last && !isAtStartOfLine(i) {
             i = kind(at: i) == .leftParen ? skipBalancedFrom(i) : i + 1
         }

@@ -11,7 +11,7 @@ extension ParserState {
             return TokenSpan(start, end)
         }
         defer { leaveNesting() }
-        while at(.atSign) || word.isTypeSpecifier && startsType(index + 1) {
+        while at(.atSign) || word.isTypeSpecifier && view.startsType(index + 1) {
             if at(.atSign) {
                 _ = parseAttribute()
             } else {
@@ -34,15 +34,6 @@ extension ParserState {
             if consume(.arrow) != nil { parseType() }
         }
         return TokenSpan(start, end)
-    }
-
-    /// Whether token `i` can begin a type (after a specifier like `some`).
-    func startsType(_ i: Int) -> Bool {
-        switch kind(at: i) {
-        case .identifier, .keyword, .leftParen, .leftSquare, .atSign, .wildcard: return true
-        case .prefixOperator: return hasText(i, "~")
-        default: return false
-        }
     }
 
     private mutating func parsePrimaryType() -> Bool {
@@ -135,15 +126,9 @@ extension ParserState {
     }
 
     /// After a type: `async`/`throws` leading to `->`, or `->` itself.
+    @inline(__always)
     func startsFunctionTypeTail() -> Bool {
-        if at(.arrow) { return true }
-        var i = index
-        guard split == 0 else { return false }
-        while words[i] == .async || words[i] == .throws || words[i] == .rethrows {
-            i += 1
-            if kind(at: i) == .leftParen && isAttached(i) { i = skipBalancedFrom(i) }
-        }
-        return i > index && kind(at: i) == .arrow
+        at(.arrow) || split == 0 && view.effectsLeadToArrow(from: index)
     }
 
     // MARK: Generic clauses
@@ -229,5 +214,28 @@ extension ParserState {
             }
         } while consume(.comma) != nil && !atEnd
         return TokenSpan(start, end)
+    }
+}
+
+// MARK: - Lookahead
+
+extension TokenView {
+    /// Whether token `i` can begin a type (after a specifier like `some`).
+    func startsType(_ i: Int) -> Bool {
+        switch kind(at: i) {
+        case .identifier, .keyword, .leftParen, .leftSquare, .atSign, .wildcard: return true
+        case .prefixOperator: return hasText(i, "~")
+        default: return false
+        }
+    }
+
+    /// Whether one or more of `async`, `throws(E)`, `rethrows` from `start` lead to `->`.
+    func effectsLeadToArrow(from start: Int) -> Bool {
+        var i = start
+        while words[i] == .async || words[i] == .throws || words[i] == .rethrows {
+            i += 1
+            if kind(at: i) == .leftParen && isAttached(i) { i = skipBalancedFrom(i) }
+        }
+        return i > start && kind(at: i) == .arrow
     }
 }

@@ -31,12 +31,18 @@ public struct ScopeName: Sendable {
     public var implicitName: String?
 }
 
+/// A scope's children and names are ranges of two tables of the tree,
+/// `scopeChildren` and `scopeNames`, not arrays of its own: an array each
+/// cost an allocation per scope to build and a release and free per scope
+/// to tear down.
 public struct Scope: Sendable {
     public var kind: ScopeKind
     public var span: TokenSpan
     public var parent: Int?
-    public var children: [Int]
-    public var names: [ScopeName]
+    /// The scopes directly inside, in source order: a range of `SourceTree.scopeChildren`.
+    public var children: Range<Int>
+    /// The names declared here, in declaration order: a range of `SourceTree.scopeNames`.
+    public var names: Range<Int>
 }
 
 extension SourceTree {
@@ -48,13 +54,13 @@ extension SourceTree {
         var current = 0
         while true {
             let children = scopes[current].children
-            var low = 0, high = children.count
+            var low = children.lowerBound, high = children.upperBound
             while low < high {
                 let mid = (low + high) / 2
-                if scopes[children[mid]].span.upper <= token { low = mid + 1 } else { high = mid }
+                if scopes[scopeChildren[mid]].span.upper <= token { low = mid + 1 } else { high = mid }
             }
-            guard low < children.count, scopes[children[low]].span.contains(token) else { return current }
-            current = children[low]
+            guard low < children.upperBound, scopes[scopeChildren[low]].span.contains(token) else { return current }
+            current = scopeChildren[low]
         }
     }
 
@@ -65,7 +71,7 @@ extension SourceTree {
         var scope: Int? = innermostScope(containing: token)
         while let current = scope {
             let isType = scopes[current].kind == .type
-            for name in scopes[current].names where isType || name.visibleFrom <= token {
+            for name in scopeNames[scopes[current].names] where isType || name.visibleFrom <= token {
                 result.append(name)
             }
             scope = scopes[current].parent
@@ -81,7 +87,7 @@ extension SourceTree {
     public func nearestLocalName(at token: Int, where matches: (ScopeName) -> Bool) -> ScopeName? {
         var scope: Int? = innermostScope(containing: token)
         while let current = scope, scopes[current].kind != .type, scopes[current].kind != .file {
-            for name in scopes[current].names where name.visibleFrom <= token && matches(name) {
+            for name in scopeNames[scopes[current].names] where name.visibleFrom <= token && matches(name) {
                 return name
             }
             scope = scopes[current].parent

@@ -232,11 +232,11 @@ private struct TreePrinter {
         let scope = tree.scopes[id]
         var description = "\(scope.kind.rawValue) \(at(min(scope.span.lower, tree.tokens.count - 1)))"
         if !scope.names.isEmpty {
-            description += " names=[" + scope.names.map { name in
+            description += " names=[" + tree.scopeNames[scope.names].map { name in
                 (name.implicitName ?? text(name.token)) + "(" + name.kind.rawValue + ")"
             }.joined(separator: ", ") + "]"
         }
         line(depth, description)
-        for child in scope.children { self.scope(child, depth: depth + 1) }
+        for child in tree.scopeChildren[scope.children] { self.scope(child, depth: depth + 1) }
     }
 }
