@@ -234,12 +234,13 @@ struct FileLowering {
             // A type left alone for a parse problem keeps its `$x` too (lowering its output again changes nothing).
             if brokenTypes.contains(where: { $0.lower <= reference.token && reference.token <= $0.upper }) { continue }
             let token = tree.tokens[reference.token]
-            let loweredMember = lowered.contains(String(decoding: context.bytes[token.start + 1..<token.end], as: UTF8.self))
+            let dollarName = context.bytes[token.range]  // `$x`
+            let loweredMember = lowered.contains(String(decoding: dollarName.dropFirst(), as: UTF8.self))
             guard loweredMember || !loweredLocals.isEmpty || !loweredClosureParameters.isEmpty else { continue }
-            let rewrite = Edit(start: token.start, end: token.end, text: [UInt8(ascii: "_")] + context.bytes[token.range])
+            let rewrite = Edit(start: token.start, end: token.end, text: [UInt8(ascii: "_")] + dollarName)
             // Scope searches only where they can find something: closure parameters need a closure signature.
             if tree.census.closureSignature, let parameter = tree.nearestLocalName(at: reference.token, where: {
-                $0.kind == .closureParameter && context.token($0.token, isSpelled: rewrite.text.dropFirst())
+                $0.kind == .closureParameter && context.token($0.token, isSpelled: dollarName)
             }) {
                 // A `$x in` parameter owns `$x`; a lowered one's is `_$x` (P-5).
                 if reference.qualifier == .none, reference.token != parameter.token, loweredClosureParameters.contains(parameter.token) {
@@ -251,7 +252,7 @@ struct FileLowering {
             var nearestLocal: ScopeName?
             if reference.qualifier == .none, !localWrapped.isEmpty {
                 nearestLocal = tree.nearestLocalName(at: reference.token, where: {
-                    localWrapped.contains($0.token) && context.token($0.token, isSpelled: rewrite.text.dropFirst(2))
+                    localWrapped.contains($0.token) && context.token($0.token, isSpelled: dollarName.dropFirst())
                 })
             }
             if let nearestLocal {
