@@ -347,7 +347,7 @@ struct ParserState {
         if scopeStack.last == id { scopeStack.removeLast() }
     }
 
-    mutating func declare(_ token: Int, _ kind: NameKind, visibleFrom: Int? = nil, implicit: String? = nil) {
+    mutating func declare(_ token: Int, _ kind: NameKind, visibleFrom: Int? = nil, implicit: StaticString? = nil) {
         guard let scope = scopeStack.last else { return }
         declaredNames.append(ScopeName(token: token, kind: kind, visibleFrom: visibleFrom ?? token, implicitName: implicit))
         declaredScopes.append(scope)

@@ -27,8 +27,10 @@ public struct ScopeName: Sendable {
     public var kind: NameKind
     /// The first token that can see the name (locals are visible after their declaration).
     public var visibleFrom: Int
-    /// The spelling of an implicit name.
-    public var implicitName: String?
+    /// The spelling of an implicit name. A `StaticString` keeps the whole
+    /// struct trivial: the parser's name tables are then filled and copied
+    /// without retaining anything.
+    public var implicitName: StaticString?
 }
 
 /// A scope's children and names are ranges of two tables of the tree,

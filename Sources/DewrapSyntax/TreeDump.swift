@@ -233,7 +233,7 @@ private struct TreePrinter {
         var description = "\(scope.kind.rawValue) \(at(min(scope.span.lower, tree.tokens.count - 1)))"
         if !scope.names.isEmpty {
             description += " names=[" + tree.scopeNames[scope.names].map { name in
-                (name.implicitName ?? text(name.token)) + "(" + name.kind.rawValue + ")"
+                (name.implicitName.map { "\($0)" } ?? text(name.token)) + "(" + name.kind.rawValue + ")"
             }.joined(separator: ", ") + "]"
         }
         line(depth, description)
