@@ -19,15 +19,27 @@ struct Edit {
 /// The input with `edits` spliced in. Edits must not overlap; bytes outside
 /// them are copied unchanged.
 func apply(_ edits: [Edit], to source: [UInt8]) -> [UInt8] {
-    let sorted = edits.sorted { ($0.start, $0.end) < ($1.start, $1.end) }
-    var output: [UInt8] = []
-    output.reserveCapacity(source.count + sorted.reduce(0) { $0 + $1.text.count })
-    var position = 0
-    for edit in sorted where edit.start >= position {
-        output += source[position..<edit.start]
-        output += edit.text
-        position = edit.end
+    // Sorted as indices: swapping edits themselves would retain and release their texts.
+    let order = edits.indices.sorted { (edits[$0].start, edits[$0].end) < (edits[$1].start, edits[$1].end) }
+    var capacity = source.count
+    for edit in edits { capacity += edit.text.count }
+    // One allocation, filled by copies: appending slice by slice costs a uniqueness
+    // and capacity check and a generic copy per piece.
+    return [UInt8](unsafeUninitializedCapacity: capacity) { output, count in
+        source.withUnsafeBufferPointer { source in
+            var position = 0
+            func copy(_ bytes: UnsafeBufferPointer<UInt8>) {
+                guard let base = bytes.baseAddress else { return }
+                (output.baseAddress! + count).initialize(from: base, count: bytes.count)
+                count += bytes.count
+            }
+            for index in order where edits[index].start >= position {
+                let edit = edits[index]
+                copy(UnsafeBufferPointer(rebasing: source[position..<edit.start]))
+                edit.text.withUnsafeBufferPointer(copy)
+                position = edit.end
+            }
+            copy(UnsafeBufferPointer(rebasing: source[position...]))
+        }
     }
-    output += source[position...]
-    return output
 }
