@@ -16,11 +16,9 @@ struct Edit {
     }
 }
 
-/// The input with `edits` spliced in. Edits must not overlap; bytes outside
-/// them are copied unchanged.
+/// The input with `edits` spliced in. Edits must be sorted by position and
+/// must not overlap; bytes outside them are copied unchanged.
 func apply(_ edits: [Edit], to source: [UInt8]) -> [UInt8] {
-    // Sorted as indices: swapping edits themselves would retain and release their texts.
-    let order = edits.indices.sorted { (edits[$0].start, edits[$0].end) < (edits[$1].start, edits[$1].end) }
     var capacity = source.count
     for edit in edits { capacity += edit.text.count }
     // One allocation, filled by copies: appending slice by slice costs a uniqueness
@@ -33,8 +31,7 @@ func apply(_ edits: [Edit], to source: [UInt8]) -> [UInt8] {
                 (output.baseAddress! + count).initialize(from: base, count: bytes.count)
                 count += bytes.count
             }
-            for index in order where edits[index].start >= position {
-                let edit = edits[index]
+            for edit in edits where edit.start >= position {
                 copy(UnsafeBufferPointer(rebasing: source[position..<edit.start]))
                 edit.text.withUnsafeBufferPointer(copy)
                 position = edit.end

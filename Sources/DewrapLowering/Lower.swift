@@ -83,10 +83,13 @@ public func lower(_ source: [UInt8], fileName: String, options: LoweringOptions 
         return LoweringResult(output: source, diagnostics: diagnostics)
     }
     var edits = lowering.edits
+    lowering.edits = []  // `edits` is then the only owner, sorted in place below
     if let name = options.lineDirectives {
         edits += lineDirectiveEdits(for: edits, source: source, fileName: fileName, sourceName: name, context: lowering.context)
     }
-    let changes = edits.map { $0.start..<$0.end }.sorted { ($0.lowerBound, $0.upperBound) < ($1.lowerBound, $1.upperBound) }
+    // Sorted once, for the changed ranges, the overlap check and the splice.
+    edits.sort { ($0.start, $0.end) < ($1.start, $1.end) }
+    let changes = edits.map { $0.start..<$0.end }
     // Rewrites must not overlap; if they ever do, no byte may be lost: keep the file as it is.
     if zip(changes, changes.dropFirst()).contains(where: { $0.upperBound > $1.lowerBound }) {
         diagnostics.append(Diagnostic(.warning, at: changes.first?.lowerBound ?? 0,
