@@ -157,6 +157,11 @@ struct ParserState {
 
     init(text: UnsafeBufferPointer<UInt8>, tokens: [Token]) {
         view = TokenView(text: text, tokens: tokens, last: tokens.count - 1)
+        // Room in proportion to the tokens (about one scope and one name per
+        // twenty in real code), so that the tables do not grow step by step.
+        scopes.reserveCapacity(tokens.count / 16)
+        declaredNames.reserveCapacity(tokens.count / 16)
+        declaredScopes.reserveCapacity(tokens.count / 16)
     }
 
     // MARK: Looking at tokens
