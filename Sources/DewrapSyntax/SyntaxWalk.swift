@@ -22,8 +22,10 @@ extension SourceTree {
 }
 
 private func collectTypes(_ items: [Item], into types: inout [TypeDecl]) {
-    for item in items {
-        switch item {
+    // By index: the items are read in place, where `for item in items` would
+    // copy each one, retaining (and then releasing) the arrays it holds.
+    for index in items.indices {
+        switch items[index] {
         case .type(let type):
             types.append(type)
             if let body = type.body { collectTypes(body.items, into: &types) }
