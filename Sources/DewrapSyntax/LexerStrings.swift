@@ -33,6 +33,19 @@ extension LexerState {
         }
         i = j
         emit(.stringStart, start, j)
+        if kind == .singleLine && pounds == 0 {
+            // The commonest literal, `"text"` with nothing to look at before its
+            // closing quote, is lexed here whole, without a mode pushed and popped
+            // and without returning to `run` for a step inside it. Its tokens are
+            // those `lexStringContents` gives.
+            let end = endOfPlainStringText(text, from: j)
+            if end < n && text[end] == UInt8(ascii: "\"") {
+                if end > j { emit(.stringSegment, j, end) }
+                i = end + 1
+                emit(.stringEnd, end, i)
+                return
+            }
+        }
         modes.append(.string(StringShape(kind: kind, pounds: pounds, start: start)))
     }
 
