@@ -148,6 +148,34 @@ let lexCases: [LexCase] = [
         16 period .
         17 identifier description
         """##),
+    // Plain single-line literals are lexed whole where they start; these pin
+    // their tokens to those of the general string path.
+    LexCase("plain string", "\"abc\" + x", ##"""
+        0 stringStart "
+        1 stringSegment abc
+        4 stringEnd "
+        6 binaryOperator +
+        8 identifier x
+        """##),
+    LexCase("empty string", "\"\"", ##"""
+        0 stringStart "
+        1 stringEnd "
+        """##),
+    LexCase("plain string with an apostrophe", "\"it's\"", ##"""
+        0 stringStart "
+        1 stringSegment it's
+        5 stringEnd "
+        """##),
+    LexCase("plain string in an interpolation", "\"\\(\"a\")b\"", ##"""
+        0 stringStart "
+        1 interpolationStart \(
+        3 stringStart "
+        4 stringSegment a
+        5 stringEnd "
+        6 interpolationEnd )
+        7 stringSegment b
+        8 stringEnd "
+        """##),
     LexCase("string with escapes", "\"a\\\"b\\n\\u{1F600}\\\\\"", ##"""
         0 stringStart "
         1 stringSegment a\"b\n\u{1F600}\\
