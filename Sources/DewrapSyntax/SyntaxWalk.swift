@@ -22,10 +22,8 @@ extension SourceTree {
 }
 
 private func collectTypes(_ items: [Item], into types: inout [TypeDecl]) {
-    // By index: the items are read in place, where `for item in items` would
-    // copy each one, retaining (and then releasing) the arrays it holds.
-    for index in items.indices {
-        switch items[index] {
+    for item in items {
+        switch item {
         case .type(let type):
             types.append(type)
             if let body = type.body { collectTypes(body.items, into: &types) }
