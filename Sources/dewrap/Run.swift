@@ -26,7 +26,7 @@ func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
     }
     _ = fileCreationMask  // read before the workers start
     let failed = Atomic<Bool>(false)
-    let reports = OrderedReports(print: writeStandardError)
+    let reports = OrderedReports(jobs: jobs.count, print: writeStandardError)
     concurrentForEach(jobs.count, threads: invocation.jobs ?? availableCores()) { index in
         let job = jobs[index]
         var options = LoweringOptions(

@@ -63,20 +63,23 @@ private final class WorkList: Sendable {
 final class OrderedReports: Sendable {
     private struct Pending {
         var next = 0
-        var waiting: [Int: String] = [:]
+        /// By job: a report not yet printed because an earlier job is still running.
+        var waiting: [String?]
     }
 
-    private let pending = Mutex(Pending())
+    private let pending: Mutex<Pending>
     private let print: @Sendable (String) -> Void
 
-    init(print: @escaping @Sendable (String) -> Void) {
+    init(jobs: Int, print: @escaping @Sendable (String) -> Void) {
+        pending = Mutex(Pending(waiting: [String?](repeating: nil, count: jobs)))
         self.print = print
     }
 
     func finish(_ index: Int, _ report: String) {
         pending.withLock { state in
             state.waiting[index] = report
-            while let text = state.waiting.removeValue(forKey: state.next) {
+            while state.next < state.waiting.count, let text = state.waiting[state.next] {
+                state.waiting[state.next] = nil
                 if !text.isEmpty { print(text) }
                 state.next += 1
             }
