@@ -256,11 +256,12 @@ func analyzeProperty(
     // Without generic arguments on the attribute, they follow from the wrapper and the value type alone.
     let key = bindings.isEmpty ? DerivedTypes.Key(wrapper: ObjectIdentifier(wrapper), valueType: storageValueType) : nil
     let types: DerivedTypes.Entry?
-    if bindings.isEmpty, let plain = wrapper.typesForPlainName(storageValueType) {
+    if let key, let known = context.derivedTypes.byKey[key] {
+        types = known
+    } else if let key, let plain = wrapper.typesForPlainName(storageValueType) {
         // `State<Value>` for `Int`: matching the value type would bind `Value` to it, and nothing else.
         types = DerivedTypes.Entry(storageType: plain.storage, projectedType: plain.projected)
-    } else if let key, let known = context.derivedTypes.byKey[key] {
-        types = known
+        context.derivedTypes.byKey[key] = .some(types)
     } else {
         // The storage's generic arguments: matched from `wrappedValue`'s declared type, then from same-type requirements.
         if !wrapper.genericParameters.isEmpty {

@@ -125,7 +125,7 @@ public final class WrapperShape: Sendable {
     /// name, when `plainValueSlots` applies; nil otherwise.
     func typesForPlainName(_ valueType: String) -> (storage: String, projected: String?)? {
         guard let slots = plainValueSlots, isPlainTypeName(valueType) else { return nil }
-        return (slots.storage.joined(separator: valueType), slots.projected?.joined(separator: valueType))
+        return (fill(slots.storage, with: valueType), slots.projected.map { fill($0, with: valueType) })
     }
 
     public enum Sendability: Sendable {
@@ -602,6 +602,17 @@ private struct TypeTextWriter {
         }
         endsInName = false
     }
+}
+
+/// `slots` joined with `filler` between them, appended piece by piece
+/// (`joined(separator:)` costs some two thousand instructions for a short type).
+private func fill(_ slots: [String], with filler: String) -> String {
+    var result = slots[0]
+    for slot in slots.dropFirst() {
+        result += filler
+        result += slot
+    }
+    return result
 }
 
 /// One name as `typeTokens` reads it (`Int`, `Item`, `T2`): it is then one
