@@ -92,7 +92,7 @@ func planCodingKeys(
     }
     let eol = context.lineEnding
     let closeIndent = context.indentation(of: close)
-    let indent = stored.first.map { context.indentation(of: $0.declaration.prefix.start) } ?? closeIndent + context.indentUnit
+    let indent = stored.first.map { context.indentation(of: $0.declarationStart) } ?? closeIndent + context.indentUnit
     let cases = stored.map { property in
         property.wrapped == nil ? "case \(property.name)" : "case _\(property.name) = \"\(property.name)\""
     }

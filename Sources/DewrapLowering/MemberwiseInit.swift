@@ -1,12 +1,15 @@
 import DewrapSyntax
 
 /// A stored property of a struct, as the memberwise init sees it (M-2…M-6).
-/// A class, like `WrappedProperty`: fixed once read, and passed around a lot
-/// (a struct copy retains every array of its declaration).
+/// A class, like `WrappedProperty`: fixed once read, and passed around a lot.
+/// It keeps token positions, not the declaration's syntax: a copy of that
+/// retains (and the object's release releases) every array it holds.
 final class StoredProperty {
     let name: String
-    let declaration: VariableDecl
-    let binding: PatternBinding
+    /// The declaration's first token (attribute, modifier or keyword) and all its tokens.
+    let declarationStart: Int
+    let declarationSpan: TokenSpan
+    let binding: BindingTokens
     let wrapped: WrappedProperty?
     /// The property's type, written or inferred; nil when unknown.
     let type: String?
@@ -19,8 +22,9 @@ final class StoredProperty {
         isLet: Bool, access: String?, placement: Placement?
     ) {
         self.name = name
-        self.declaration = declaration
-        self.binding = binding
+        declarationStart = declaration.prefix.start
+        declarationSpan = declaration.span
+        self.binding = BindingTokens(binding)
         self.wrapped = wrapped
         self.type = type
         self.isLet = isLet
@@ -38,6 +42,24 @@ final class StoredProperty {
     var isIncluded: Bool {
         if let wrapped { return !(wrapped.isBelowInternal && wrapped.storageInitializedAtDeclaration) }
         return !(isLet && binding.initializer != nil)
+    }
+}
+
+/// The token positions of a `PatternBinding` (without its closures and accessors).
+struct BindingTokens {
+    var pattern: TokenSpan
+    /// The name token when the pattern is a single identifier.
+    var name: Int?
+    /// The type after `:`.
+    var type: TokenSpan?
+    /// The expression after `=`.
+    var initializer: TokenSpan?
+
+    init(_ binding: PatternBinding) {
+        pattern = binding.pattern
+        name = binding.name
+        type = binding.type
+        initializer = binding.initializer
     }
 }
 
@@ -78,9 +100,9 @@ func planMemberwiseInit(
     let tree = context.tree
     let regions = stored.compactMap(\.placement)
     let first = stored[0]
-    let indent = context.indentation(of: first.declaration.prefix.start)
+    let indent = context.indentation(of: first.declarationStart)
     let eol = context.lineEnding
-    var end = tree.tokens[stored.last!.declaration.span.upper - 1].end
+    var end = tree.tokens[stored.last!.declarationSpan.upper - 1].end
     var text = CodeText(capacity: 1024)
     var stripped: [Edit] = []
     var strippedWrapped: Set<String> = []
@@ -160,7 +182,7 @@ private func renderInits(
         default: break
         }
         let name = property.name
-        let line = context.mappedLine(of: property.declaration.prefix.start)
+        let line = context.mappedLine(of: property.declarationStart)
         if let wrapped = property.wrapped {
             // M-4, M-5: the wrapped type (an autoclosure for an autoclosure init) with its value as the
             // default, or the wrapper type with the storage's construction as the default.
