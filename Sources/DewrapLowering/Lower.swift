@@ -335,6 +335,8 @@ struct FileLowering {
 
         var properties: [WrappedProperty] = []
         var stored: [StoredProperty] = []
+        properties.reserveCapacity(members.count)
+        stored.reserveCapacity(members.count)
         var blocked = false
         var otherWrapper: Attribute?
         var unknownWrappers: [Attribute] = []
@@ -368,7 +370,7 @@ struct FileLowering {
                     if otherWrapper == nil { otherWrapper = unknown }
                     unknownWrappers.append(unknown)
                 }
-                stored += plainStoredProperties(declaration, placement: placement)
+                appendPlainStoredProperties(declaration, placement: placement, to: &stored)
             }
         }
         guard !properties.isEmpty else {
@@ -442,13 +444,15 @@ struct FileLowering {
         }
     }
 
-    /// The stored properties of a declaration without a catalog wrapper.
-    private func plainStoredProperties(_ declaration: VariableDecl, placement: Placement?) -> [StoredProperty] {
+    /// Appends the stored properties of a declaration without a catalog wrapper
+    /// (to the type's list: an array per declaration would cost an allocation each).
+    private func appendPlainStoredProperties(
+        _ declaration: VariableDecl, placement: Placement?, to result: inout [StoredProperty]
+    ) {
         let prefix = declaration.prefix
-        guard !context.hasModifier(.static, in: prefix) && !context.hasModifier(.class, in: prefix) else { return [] }
+        guard !context.hasModifier(.static, in: prefix) && !context.hasModifier(.class, in: prefix) else { return }
         let access = context.declaredAccess(prefix)
         let isLet = context.word(declaration.keyword) == .let
-        var result: [StoredProperty] = []
         for binding in declaration.bindings {
             if let accessors = binding.accessors {
                 switch accessors.content {
@@ -467,7 +471,6 @@ struct FileLowering {
                 name: context.text(binding.pattern), declaration: declaration, binding: binding, wrapped: nil, type: type,
                 isLet: isLet, access: access, placement: placement))
         }
-        return result
     }
 
     // MARK: Rendering
