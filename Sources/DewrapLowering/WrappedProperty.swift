@@ -140,15 +140,19 @@ func analyzeProperty(
     _ declaration: VariableDecl, in container: ContainerKind, placement: Placement?, context: SourceContext
 ) -> PropertyVerdict {
     let tree = context.tree
-    let wrappers = declaration.prefix.attributes.compactMap { attribute -> (Attribute, WrapperShape)? in
-        context.wrapper(of: attribute).map { (attribute, $0) }
+    // The first wrapper and how many there are: an array of them only for a composition (rare).
+    var first: (Attribute, WrapperShape)?
+    var wrapperCount = 0
+    for attribute in declaration.prefix.attributes {
+        guard let shape = context.wrapper(of: attribute) else { continue }
+        if first == nil { first = (attribute, shape) }
+        wrapperCount += 1
     }
-    guard let (attribute, wrapper) = wrappers.first else { return .notWrapped }
+    guard let (attribute, wrapper) = first else { return .notWrapped }
     let attributeOffset = tree.tokens[attribute.atSign].start
-    let otherWrappers = declaration.prefix.attributes.filter {
+    guard !declaration.prefix.attributes.contains(where: {
         $0.atSign != attribute.atSign && isUnknownWrapperCandidate($0, context: context)
-    }
-    guard otherWrappers.isEmpty else {
+    }) else {
         let name = declaration.bindings.first.map { context.text($0.pattern) } ?? ""
         return .leave(Diagnostic(.warning, at: attributeOffset, "cannot lower '\(name)': composed property wrappers are not supported yet"))
     }
@@ -231,11 +235,11 @@ func analyzeProperty(
     }
     if let type = binding.type {
         valueType = context.text(type)
-    } else if wrappers.count == 1 && (!bindings.isEmpty || wrapper.genericParameters.isEmpty) {
+    } else if wrapperCount == 1 && (!bindings.isEmpty || wrapper.genericParameters.isEmpty) {
         valueType = wrapper.wrappedValueType(bindings)
     } else if let initializer = binding.initializer {
         valueType = TypeInference(context: context).type(of: initializer)
-    } else if wrappers.count == 1, let arguments = attributeArguments {
+    } else if wrapperCount == 1, let arguments = attributeArguments {
         // `@Environment(Model.self)`: a `T.self` argument for a parameter of type `Value.Type` gives `Value`.
         bindings = genericArguments(fromMetatypeArguments: context.text(arguments), of: wrapper)
         if wrapper.genericParameters.allSatisfy({ bindings[$0] != nil }) {
@@ -245,9 +249,10 @@ func analyzeProperty(
     guard let valueType else {
         return .leave(Diagnostic(.warning, at: nameOffset, "cannot lower '\(name)': its type cannot be read from the source; add a type annotation"))
     }
-    if wrappers.count > 1 {
+    if wrapperCount > 1 {
+        let layers = declaration.prefix.attributes.compactMap { attribute in context.wrapper(of: attribute).map { (attribute, $0) } }
         return analyzeComposition(
-            declaration, layers: wrappers, binding: binding, name: name, nameToken: nameToken, valueType: valueType,
+            declaration, layers: layers, binding: binding, name: name, nameToken: nameToken, valueType: valueType,
             container: container, isStatic: isStatic, placement: placement, willSet: willSet, didSet: didSet, context: context)
     }
     let isImplicitlyUnwrapped = valueType.hasSuffix("!")
