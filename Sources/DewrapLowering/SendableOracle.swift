@@ -5,16 +5,17 @@ import DewrapSyntax
 /// generated inits then stay isolated, which is the safe side).
 struct SendableOracle {
     private let context: SourceContext
-    /// What the same-file types say about being Sendable.
-    private var fileTypes: [String: FileType] = [:]
 
-    private enum FileType {
-        /// Declared `Sendable`.
+    /// What a same-file type says about being Sendable, as far as it has been read.
+    fileprivate enum FileType {
+        /// Declared `Sendable`, or found Sendable.
         case sendable
         /// Public, generic, a view, or not a value type: not known to be Sendable.
         case unknown
         /// Sendable when the types of its stored properties are; read when first asked.
         case members([Item])
+        /// Those types, read (nil: one of them has no written or certain type).
+        case stored([String]?)
     }
     /// Same-file structs and enums without global-actor isolation: calling their inits needs no actor.
     private(set) var actorFreeTypes: Set<String> = []
@@ -28,21 +29,21 @@ struct SendableOracle {
     /// `types`: every type declaration in the file, at any depth.
     init(context: SourceContext, types: [TypeDecl]) {
         self.context = context
-        var fileTypes: [String: FileType] = [:]
+        var fileTypes = [String: FileType](minimumCapacity: types.count)
         var actorFree: Set<String> = []
         for type in types {
             guard let body = type.body else { continue }
             let name = context.text(type.name)
-            let inherits = type.inheritance.map { context.text($0) }
-            let isPublic = type.prefix.modifiers.contains { [.public, .open, .package].contains(context.word($0.keyword)) }
             if (type.kind == .struct || type.kind == .enum) && !isGlobalActorIsolated(type, context: context) {
                 actorFree.insert(name)
             }
             switch type.kind {
             case .struct, .enum:
-                if inherits.contains("Sendable") {
+                // Compared as bytes: a String for every inherited name costs more than the rest of this.
+                if type.inheritance.contains(where: { context.span($0, isSpelled: "Sendable") }) {
                     fileTypes[name] = .sendable
-                } else if isPublic || type.genericParameters != nil || inherits.contains("View") {
+                } else if isPublic(type.prefix) || type.genericParameters != nil
+                    || type.inheritance.contains(where: { context.span($0, isSpelled: "View") }) {
                     fileTypes[name] = .unknown
                 } else {
                     fileTypes[name] = .members(body.items)
@@ -51,23 +52,34 @@ struct SendableOracle {
                 fileTypes[name] = .unknown
             }
         }
-        self.fileTypes = fileTypes
+        answers.fileTypes = fileTypes
         actorFreeTypes = actorFree
     }
 
-    /// Answers already given, by type spelling: the same few property types
-    /// are asked about for every init of every type in the file.
+    private func isPublic(_ prefix: DeclarationPrefix) -> Bool {
+        prefix.modifiers.contains { modifier in
+            switch context.word(modifier.keyword) {
+            case .public, .open, .package: return true
+            default: return false
+            }
+        }
+    }
+
+    /// Answers already given, by type spelling, and what the same-file types
+    /// have been found to be: the same few property types are asked about for
+    /// every init of every type in the file.
     private let answers = AnswerCache()
 
     func isSendable(_ type: String) -> Bool {
         if let known = answers.results[type] { return known }
-        var visiting: Set<String> = []
+        // The types being read, innermost last: a cycle through them makes the answer "no". Few: an array.
+        var visiting: [String] = []
         let answer = isSendable(type.trimmingSpaces, visiting: &visiting)
         answers.results[type] = answer
         return answer
     }
 
-    private func isSendable(_ type: String, visiting: inout Set<String>) -> Bool {
+    private func isSendable(_ type: String, visiting: inout [String]) -> Bool {
         // The delimiters are ASCII: first and last UTF-8 bytes, not Characters.
         let first = type.utf8.first
         let last = type.utf8.last
@@ -101,27 +113,26 @@ struct SendableOracle {
             }
         }
         if Self.standardValueTypes.contains(type) { return true }
-        let fileType = fileTypes[type]
-        if case nil = fileType, let shape = context.wrapper(named: type), shape.sendable == .always { return true }
-        let stored: [String]?
-        switch fileType {
-        case nil, .unknown: return false
-        case .sendable: stored = []
-        case .members(let items):
-            if let known = answers.storedTypes[type] {
-                stored = known
-            } else {
-                stored = storedTypes(of: items, context: context)
-                answers.storedTypes[type] = .some(stored)
-            }
+        // One look-up finds the type and what is known of it; updates go to the same entry.
+        guard let entry = answers.fileTypes.index(forKey: type) else {
+            if let shape = context.wrapper(named: type), shape.sendable == .always { return true }
+            return false
         }
-        if answers.sendableFileTypes.contains(type) { return true }
+        let stored: [String]?
+        switch answers.fileTypes.values[entry] {
+        case .unknown: return false
+        case .sendable: return true
+        case .stored(let known): stored = known
+        case .members(let items):
+            stored = storedTypes(of: items, context: context)
+            answers.fileTypes.values[entry] = .stored(stored)
+        }
         guard let stored, !visiting.contains(type) else { return false }
-        visiting.insert(type)
-        defer { visiting.remove(type) }
+        visiting.append(type)
+        defer { visiting.removeLast() }
         guard stored.allSatisfy({ isSendable($0, visiting: &visiting) }) else { return false }
         // A "yes" holds whatever else is being visited (a cycle only ever makes an answer "no").
-        answers.sendableFileTypes.insert(type)
+        if let entry = answers.fileTypes.index(forKey: type) { answers.fileTypes.values[entry] = .sendable }
         return true
     }
 }
@@ -204,8 +215,6 @@ extension String {
 private final class AnswerCache {
     /// Room for the few dozen types of a file, so the table does not grow step by step.
     var results = [String: Bool](minimumCapacity: 64)
-    /// The stored property types of same-file types asked about (nil: one of them is unknown).
-    var storedTypes: [String: [String]?] = [:]
-    /// Same-file types found Sendable.
-    var sendableFileTypes: Set<String> = []
+    /// The same-file structs, enums and others by name, with what has been found out about them.
+    var fileTypes: [String: SendableOracle.FileType] = [:]
 }
