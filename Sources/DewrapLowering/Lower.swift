@@ -206,7 +206,7 @@ struct FileLowering {
 
         // `$x` becomes `_$x` for every lowered name (D-1…D-3), unless a `$x`
         // closure parameter declares it or a same-named property stays wrapped.
-        let lowered = Set(plans.flatMap { $0.properties.map(\.name) }).subtracting(leftNames)
+        let lowered = NameSet(plans.lazy.flatMap { $0.properties.lazy.map(\.name) }.filter { !leftNames.contains($0) })
         let localVariablesWrapped = localWrappedNameTokens(types: types)
         let locals = LocalWrappedVariables(context: context, parseProblems: parseProblems)
         diagnostics += locals.diagnostics
@@ -230,21 +230,31 @@ struct FileLowering {
         let loweredClosureParameters = closures.parameterTokens
         let localWrapped = localVariablesWrapped.union(parameters.wrappedNames).union(wrappedClosures.wrappedNames)
         let tree = context.tree
+        // The rewrites' texts (`_$x`) one after another in one buffer, which their edits slice once it is complete.
+        var rewriteTexts: [UInt8] = []
+        var rewrites: [(token: Token, text: Range<Int>)] = []
+        func rewrite(_ token: Token) {
+            let start = rewriteTexts.count
+            rewriteTexts.append(UInt8(ascii: "_"))
+            rewriteTexts += context.bytes[token.range]
+            rewrites.append((token, start..<rewriteTexts.count))
+        }
         for reference in tree.dollarReferences {
             // A type left alone for a parse problem keeps its `$x` too (lowering its output again changes nothing).
             if brokenTypes.contains(where: { $0.lower <= reference.token && reference.token <= $0.upper }) { continue }
             let token = tree.tokens[reference.token]
             let dollarName = context.bytes[token.range]  // `$x`
-            let loweredMember = lowered.contains(String(decoding: dollarName.dropFirst(), as: UTF8.self))
+            let loweredMember = context.bytes.withUnsafeBufferPointer {
+                lowered.contains(UnsafeBufferPointer(rebasing: $0[token.start + 1..<token.end]))
+            }
             guard loweredMember || !loweredLocals.isEmpty || !loweredClosureParameters.isEmpty else { continue }
-            let rewrite = Edit(start: token.start, end: token.end, text: [UInt8(ascii: "_")] + dollarName)
             // Scope searches only where they can find something: closure parameters need a closure signature.
             if tree.census.closureSignature, let parameter = tree.nearestLocalName(at: reference.token, where: {
                 $0.kind == .closureParameter && context.token($0.token, isSpelled: dollarName)
             }) {
                 // A `$x in` parameter owns `$x`; a lowered one's is `_$x` (P-5).
                 if reference.qualifier == .none, reference.token != parameter.token, loweredClosureParameters.contains(parameter.token) {
-                    context.tokenEdits.append(rewrite)
+                    rewrite(token)
                 }
                 continue
             }
@@ -260,7 +270,11 @@ struct FileLowering {
             } else if !loweredMember {
                 continue
             }
-            context.tokenEdits.append(rewrite)
+            rewrite(token)
+        }
+        context.tokenEdits.reserveCapacity(context.tokenEdits.count + rewrites.count)
+        for (token, text) in rewrites {
+            context.tokenEdits.append(Edit(start: token.start, end: token.end, text: rewriteTexts[text]))
         }
         context.tokenEdits.sort { $0.start < $1.start }
         parameters.addCallEdits(to: &context)
