@@ -289,6 +289,7 @@ struct FileLowering {
         var next = 0
         var reach = 0
         edits = mainEdits
+        edits.reserveCapacity(mainEdits.count + context.tokenEdits.count)
         for tokenEdit in context.tokenEdits {
             while next < covered.count && covered[next].start <= tokenEdit.start {
                 reach = max(reach, covered[next].end)
@@ -491,6 +492,8 @@ struct FileLowering {
 
     private mutating func render(_ plan: TypePlan, sendable: SendableOracle) -> [Edit] {
         var result: [Edit] = []
+        // One edit per property, and a few for the type (isolation, memberwise init, coding keys).
+        result.reserveCapacity(plan.properties.count + 4)
         let tokens = context.tree.tokens
         // Rendered now that `$x` rewrites are known, so copied defaults carry them.
         let memberwise = plan.writesMemberwise
