@@ -206,7 +206,12 @@ struct FileLowering {
 
         // `$x` becomes `_$x` for every lowered name (D-1…D-3), unless a `$x`
         // closure parameter declares it or a same-named property stays wrapped.
-        let lowered = NameSet(plans.lazy.flatMap { $0.properties.lazy.map(\.name) }.filter { !leftNames.contains($0) })
+        var lowered = NameSet(capacity: plans.reduce(0) { $0 + $1.properties.count })
+        for plan in plans {
+            for property in plan.properties where leftNames.isEmpty || !leftNames.contains(property.name) {
+                lowered.insert(property.name)
+            }
+        }
         let localVariablesWrapped = localWrappedNameTokens(types: types)
         let locals = LocalWrappedVariables(context: context, parseProblems: parseProblems)
         diagnostics += locals.diagnostics
@@ -233,6 +238,8 @@ struct FileLowering {
         // The rewrites' texts (`_$x`) one after another in one buffer, which their edits slice once it is complete.
         var rewriteTexts: [UInt8] = []
         var rewrites: [(token: Token, text: Range<Int>)] = []
+        rewrites.reserveCapacity(tree.dollarReferences.count)
+        rewriteTexts.reserveCapacity(16 * tree.dollarReferences.count)
         func rewrite(_ token: Token) {
             let start = rewriteTexts.count
             rewriteTexts.append(UInt8(ascii: "_"))

@@ -8,20 +8,40 @@ struct NameSet {
     /// Open addressing: the index of a name plus one, or 0 for an empty slot. A power of two long.
     private var slots: [Int]
 
-    init<Names: Sequence<String>>(_ names: Names) {
-        var unique: [String] = []
-        var seen = Set<String>()
-        for name in names where seen.insert(name).inserted { unique.append(name) }
+    /// Room for `capacity` names without growing.
+    init(capacity: Int) {
         var size = 8
-        while size < 2 * unique.count { size *= 2 }
+        while size < 2 * capacity { size *= 2 }
         slots = [Int](repeating: 0, count: size)
-        for name in unique {
-            bytes += name.utf8
-            ends.append(bytes.count)
-            var slot = Self.hash(name.utf8) & (size - 1)
-            while slots[slot] != 0 { slot = (slot + 1) & (size - 1) }
-            slots[slot] = ends.count
-        }
+        ends.reserveCapacity(capacity)
+        bytes.reserveCapacity(16 * capacity)
+    }
+
+    mutating func insert(_ name: String) {
+        var name = name
+        name.withUTF8 { insert($0) }
+    }
+
+    /// Adds `name` unless it is there already (the table holds at most half as many names as slots).
+    private mutating func insert(_ name: UnsafeBufferPointer<UInt8>) {
+        if ends.count * 2 >= slots.count { grow() }
+        guard !contains(name) else { return }
+        bytes.append(contentsOf: name)
+        ends.append(bytes.count)
+        place(ends.count - 1)
+    }
+
+    private mutating func place(_ index: Int) {
+        let mask = slots.count - 1
+        let start = index == 0 ? 0 : ends[index - 1]
+        var slot = bytes.withUnsafeBufferPointer { Self.hash(UnsafeBufferPointer(rebasing: $0[start..<ends[index]])) } & mask
+        while slots[slot] != 0 { slot = (slot + 1) & mask }
+        slots[slot] = index + 1
+    }
+
+    private mutating func grow() {
+        slots = [Int](repeating: 0, count: 2 * slots.count)
+        for index in ends.indices { place(index) }
     }
 
     var isEmpty: Bool { ends.isEmpty }
@@ -42,7 +62,7 @@ struct NameSet {
     }
 
     /// FNV-1a.
-    private static func hash<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> Int {
+    private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         return Int(truncatingIfNeeded: hash ^ (hash >> 32))
