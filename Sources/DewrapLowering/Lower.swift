@@ -222,9 +222,10 @@ struct FileLowering {
         diagnostics += wrappedClosures.diagnostics
         let loweredLocals = locals.loweredNames.union(parameters.loweredNames).union(wrappedClosures.loweredNames)
         // P-5: `ForEach($items) { $item in … }` over a lowered `[E]` property.
+        // Only a closure with a signature can declare `$item`: without one the table is not needed.
         var memberTypes: [String: String] = [:]
         var clashing: Set<String> = []
-        for plan in plans {
+        for plan in plans where context.tree.census.closureSignature {
             for property in plan.properties where !leftNames.contains(property.name) && !property.isStatic {
                 if let known = memberTypes[property.name], known != property.valueType { clashing.insert(property.name) }
                 memberTypes[property.name] = property.valueType
