@@ -432,7 +432,7 @@ struct FileLowering {
             return nil
         }
         var codingKeys: CodingKeysPlan?
-        switch planCodingKeys(type: type, extensions: extensions, wrapped: properties.filter { !$0.isStatic }, stored: stored, context: context) {
+        switch planCodingKeys(type: type, extensions: extensions, properties: properties, stored: stored, context: context) {
         case .unchanged:
             break
         case .plan(let plan):
