@@ -15,29 +15,34 @@ func renderProperty(
     let eol = context.lineEnding
     let name = property.name
 
-    // Attributes other than the wrapper stay on `x`; `@_spi` is also copied to `_x` and `_$x` (S-1, I-6).
-    // Each piece is followed by a space.
-    var kept = CodeText()
+    // `@_spi` is also copied to `_x` and `_$x` (S-1, I-6), followed by a space.
     var spi = CodeText()
     func isWrapperAttribute(_ attribute: Attribute) -> Bool {
         attribute.atSign == property.attribute.atSign || property.inner.contains { $0.attribute.atSign == attribute.atSign }
     }
-    for attribute in declaration.prefix.attributes where !isWrapperAttribute(attribute) {
-        let span = TokenSpan(attribute.atSign, (attribute.arguments ?? attribute.name).upper)
-        kept.append(span, from: context)
-        kept += " "
-        if context.token(attribute.name.lower, isSpelled: "_spi") {
-            spi.append(span, from: context)
-            spi += " "
+    func attributeSpan(_ attribute: Attribute) -> TokenSpan {
+        TokenSpan(attribute.atSign, (attribute.arguments ?? attribute.name).upper)
+    }
+    for attribute in declaration.prefix.attributes
+    where !isWrapperAttribute(attribute) && context.token(attribute.name.lower, isSpelled: "_spi") {
+        spi.append(attributeSpan(attribute), from: context)
+        spi += " "
+    }
+    /// What stays on `x`, each piece followed by a space: the attributes other than the wrapper,
+    /// the isolation of `wrappedValue` (I-1) unless the property states its own, the modifiers.
+    /// Written straight into the text (a buffer of its own would be allocated for every property).
+    func writeKept(_ text: inout CodeText) {
+        for attribute in declaration.prefix.attributes where !isWrapperAttribute(attribute) {
+            text.append(attributeSpan(attribute), from: context)
+            text += " "
         }
-    }
-    // I-1: `x` takes the isolation of `wrappedValue`, unless the property states its own.
-    if !context.statesOwnIsolation(declaration.prefix), let isolation = wrapper.wrappedValue.isolation {
-        kept.write(isolation, " ")
-    }
-    for modifier in declaration.prefix.modifiers {
-        kept.append(TokenSpan(modifier.keyword, modifier.detail?.upper ?? modifier.keyword + 1), from: context)
-        kept += " "
+        if !context.statesOwnIsolation(declaration.prefix), let isolation = wrapper.wrappedValue.isolation {
+            text.write(isolation, " ")
+        }
+        for modifier in declaration.prefix.modifiers {
+            text.append(TokenSpan(modifier.keyword, modifier.detail?.upper ?? modifier.keyword + 1), from: context)
+            text += " "
+        }
     }
 
     // In directive mode each generated declaration is one line, so that all of it maps to the original's line.
@@ -76,7 +81,7 @@ func renderProperty(
     /// After `{` and between accessors; before the closing `}`.
     func writeOpen(_ text: inout CodeText) { compact ? text += " " : text.write(eol, indent, unit) }
     func writeClose(_ text: inout CodeText) { compact ? text += " " : text.write(eol, indent) }
-    text += kept
+    writeKept(&text)
     text.write("var ", name, ": ", property.valueType, " {")
     writeOpen(&text)
     text.write(getterKeyword, " { ")
