@@ -186,8 +186,19 @@ private func renderInits(
         if let wrapped = property.wrapped {
             // M-4, M-5: the wrapped type (an autoclosure for an autoclosure init) with its value as the
             // default, or the wrapper type with the storage's construction as the default.
-            var storageStart = CodeText()
-            let hasStorageStart = writeStorageInitializer(for: wrapped, context: context, to: &storageStart)
+            // The storage's construction at its declaration, if any: written once, as the `init()`
+            // statement that uses it, and copied from there to where else it goes.
+            let statementStart = defaultBody.text.count
+            defaultBody.text.write("self._", name, " = ")
+            let storageStartOffset = defaultBody.text.count
+            let hasStorageStart = writeStorageInitializer(for: wrapped, context: context, to: &defaultBody.text)
+            let storageStart = storageStartOffset..<defaultBody.text.count
+            if hasStorageStart {
+                strippedWrapped.insert(name)
+                defaultBody.end(line: line)
+            } else {
+                defaultBody.text.truncate(to: statementStart)
+            }
             if !parameters.isEmpty { parameters += ", " }
             if wrapped.takesWrappedValueParameter {
                 let autoclosure = wrapped.wrapper.wrappedValueIsAutoclosure
@@ -206,16 +217,10 @@ private func renderInits(
                 parameters.write(name, ": ", wrapped.storageType)
                 if hasStorageStart {
                     parameters += " = "
-                    parameters += storageStart
+                    parameters.append(defaultBody.text, storageStart)
                 }
                 body.text.write("self._", name, " = ", name)
                 body.end(line: line)
-            }
-            if hasStorageStart {
-                strippedWrapped.insert(name)
-                defaultBody.text.write("self._", name, " = ")
-                defaultBody.text += storageStart
-                defaultBody.end(line: line)
             }
         } else {
             if !parameters.isEmpty { parameters += ", " }
