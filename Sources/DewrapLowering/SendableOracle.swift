@@ -98,7 +98,9 @@ struct SendableOracle {
         // Searched as UTF-8: `<` and `>` are ASCII, and a Character search costs far more.
         if last == UInt8(ascii: ">"), let open = type.utf8.firstIndex(of: UInt8(ascii: "<")) {
             let base = String(type[..<open])
-            let arguments = splitTopLevel(String(type[type.utf8.index(after: open)..<type.utf8.index(before: type.endIndex)]), on: ",")
+            let inner = type[type.utf8.index(after: open)..<type.utf8.index(before: type.endIndex)]
+            // Most generic types have one argument: no comma, nothing to split.
+            let arguments = inner.utf8.contains(UInt8(ascii: ",")) ? splitTopLevel(String(inner), on: ",") : [String(inner)]
             switch base {
             case "Optional", "Array", "Dictionary", "Set":
                 return arguments.allSatisfy { isSendable($0.trimmingSpaces, visiting: &visiting) }
@@ -202,6 +204,8 @@ extension String {
     var trimmingSpaces: String {
         // On UTF-8: a space or tab byte is always a whole character.
         func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        // Nearly always nothing to trim: two bytes looked at, no index searched for.
+        guard let head = utf8.first, let tail = utf8.last, isSpace(head) || isSpace(tail) else { return self }
         guard let first = utf8.firstIndex(where: { !isSpace($0) }), let last = utf8.lastIndex(where: { !isSpace($0) }) else {
             return ""
         }
