@@ -120,14 +120,14 @@ func renderProperty(
                 let parameter = observerParameter(willSet, context: context) ?? "newValue"
                 steps.append("\(storageName)_willSet(newValue)")
                 helpers.append(("\(helperKeyword) \(storageName)_willSet(_ \(parameter): \(property.valueType)) "
-                    + outdented(context.text(blockSpan(willSet)), by: unit, eol: eol), context.line(of: willSet.body!.open)))
+                    + outdented(context.text(willSet.blockSpan), by: unit, eol: eol), context.line(of: willSet.open)))
             }
             steps.append("\(access) = newValue")
             if let didSet = property.didSet {
                 let parameter = oldName.map { "_ \($0): \(property.valueType)" } ?? ""
                 steps.append("\(storageName)_didSet(\(oldName ?? ""))")
                 helpers.append(("\(helperKeyword) \(storageName)_didSet(\(parameter)) "
-                    + outdented(context.text(blockSpan(didSet)), by: unit, eol: eol), context.line(of: didSet.body!.open)))
+                    + outdented(context.text(didSet.blockSpan), by: unit, eol: eol), context.line(of: didSet.open)))
             }
             if compact {
                 text.write(" ", setterKeyword, " { ", steps.joined(separator: "; "), " }")
@@ -174,14 +174,14 @@ func renderProperty(
 }
 
 /// The name in `didSet(old)` / `willSet(new)`, if written.
-private func observerParameter(_ accessor: Accessor, context: SourceContext) -> String? {
-    guard let parameter = accessor.parameter, parameter.upper - parameter.lower == 3 else { return nil }
+private func observerParameter(_ observer: Observer, context: SourceContext) -> String? {
+    guard let parameter = observer.parameter, parameter.upper - parameter.lower == 3 else { return nil }
     return context.text(parameter.lower + 1)
 }
 
-private func mentions(_ accessor: Accessor, _ name: String, context: SourceContext) -> Bool {
-    guard let body = accessor.body, let close = body.close else { return false }
-    return (body.open..<close).contains { context.tree.tokens[$0].kind == .identifier && context.text($0) == name }
+private func mentions(_ observer: Observer, _ name: String, context: SourceContext) -> Bool {
+    guard let close = observer.close else { return false }
+    return (observer.open..<close).contains { context.tree.tokens[$0].kind == .identifier && context.text($0) == name }
 }
 
 /// An observer body moved one level out (from inside the property to beside it):
@@ -190,12 +190,6 @@ private func outdented(_ text: String, by unit: String, eol: String) -> String {
     let lines = text.split(separator: Character(eol), omittingEmptySubsequences: false).map(String.init)
     return ([lines[0]] + lines.dropFirst().map { $0.hasPrefix(unit) ? String($0.dropFirst(unit.count)) : $0 })
         .joined(separator: eol)
-}
-
-/// The accessor's `{ … }`.
-private func blockSpan(_ accessor: Accessor) -> TokenSpan {
-    let body = accessor.body!
-    return TokenSpan(body.open, (body.close ?? body.open) + 1)
 }
 
 /// The storage's initial value (V-1…V-3): `W(wrappedValue: e, args…)`, `W(args…)`,

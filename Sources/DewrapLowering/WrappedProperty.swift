@@ -34,14 +34,14 @@ final class WrappedProperty {
     /// The `#if` branch the declaration sits in, if any.
     let placement: Placement?
     /// `willSet` and `didSet` observers.
-    let willSet: Accessor?
-    let didSet: Accessor?
+    let willSet: Observer?
+    let didSet: Observer?
 
     init(
         declaration: VariableDecl, binding: PatternBinding, wrapper: WrapperShape, attribute: Attribute, name: String,
         nameToken: Int, valueType: String, storageValueType: String, isOptional: Bool, initializer: TokenSpan?,
         attributeArguments: TokenSpan?, storageType: String, projectedType: String?, access: String?, isStatic: Bool,
-        placement: Placement?, willSet: Accessor?, didSet: Accessor?, inner: [WrapperLayer] = [],
+        placement: Placement?, willSet: Observer?, didSet: Observer?, inner: [WrapperLayer] = [],
         composedSetter: WrapperShape.Setter = .none
     ) {
         self.declaration = declaration
@@ -102,6 +102,25 @@ final class WrappedProperty {
 
     /// Private or fileprivate (M-2).
     var isBelowInternal: Bool { access == "private" || access == "fileprivate" }
+}
+
+/// A `willSet` or `didSet` with a body: its parameter and braces, all
+/// that lowering reads of it (a copy of the `Accessor` would retain its body's items).
+struct Observer {
+    /// `(name)` including the parentheses, if written.
+    var parameter: TokenSpan?
+    /// The body's `{`, and its `}` (nil when the file ended first).
+    var open: Int
+    var close: Int?
+
+    init(_ accessor: Accessor) {
+        parameter = accessor.parameter
+        open = accessor.body!.open
+        close = accessor.body!.close
+    }
+
+    /// The `{ … }`.
+    var blockSpan: TokenSpan { TokenSpan(open, (close ?? open) + 1) }
 }
 
 /// One wrapper of a composition other than the outermost.
@@ -199,18 +218,20 @@ func analyzeProperty(
         return .leave(Diagnostic(.error, at: tree.tokens[unavailable.name.lower].start,
             "stored properties cannot be marked unavailable with '@available'"))
     }
-    var willSet: Accessor?
-    var didSet: Accessor?
+    var willSet: Observer?
+    var didSet: Observer?
     if let accessors = binding.accessors {
         guard case .accessors(let list) = accessors.content,
               list.allSatisfy({ context.word($0.keyword) == .willSet || context.word($0.keyword) == .didSet }) else {
             return .leave(Diagnostic(.error, at: attributeOffset, "property wrapper cannot be applied to a computed property"))
         }
-        willSet = list.first { context.word($0.keyword) == .willSet }
-        didSet = list.first { context.word($0.keyword) == .didSet }
-        if willSet?.body == nil && willSet != nil || didSet?.body == nil && didSet != nil {
+        let willSetAccessor = list.first { context.word($0.keyword) == .willSet }
+        let didSetAccessor = list.first { context.word($0.keyword) == .didSet }
+        if willSetAccessor?.body == nil && willSetAccessor != nil || didSetAccessor?.body == nil && didSetAccessor != nil {
             return .leave(Diagnostic(.error, at: nameOffset, "expected '{' to start an observer body"))
         }
+        willSet = willSetAccessor.map(Observer.init)
+        didSet = didSetAccessor.map(Observer.init)
     }
     if container == .protocol {
         // `static` in a protocol extension or requirement: not stored, not lowered.
@@ -302,7 +323,7 @@ func analyzeProperty(
 /// or is left to an init (V-3c); anything else stays as written, with a warning.
 private func analyzeComposition(
     _ declaration: VariableDecl, layers: [(Attribute, WrapperShape)], binding: PatternBinding, name: String, nameToken: Int,
-    valueType: String, container: ContainerKind, isStatic: Bool, placement: Placement?, willSet: Accessor?, didSet: Accessor?,
+    valueType: String, container: ContainerKind, isStatic: Bool, placement: Placement?, willSet: Observer?, didSet: Observer?,
     context: SourceContext
 ) -> PropertyVerdict {
     let nameOffset = context.tree.tokens[nameToken].start
