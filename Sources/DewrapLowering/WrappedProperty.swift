@@ -133,11 +133,19 @@ struct WrapperLayer {
 }
 
 /// Where a member sits in a `#if` region: the region and the branch.
-struct Placement {
-    var region: IfConfig
-    var clause: Int
+/// A class: every member of a branch shares it, and an optional struct this
+/// size is copied through its type's metadata (each member and property holds one).
+final class Placement {
+    let region: IfConfig
+    let clause: Int
     /// Inside a `#if` that is itself inside one.
-    var nested: Bool
+    let nested: Bool
+
+    init(region: IfConfig, clause: Int, nested: Bool) {
+        self.region = region
+        self.clause = clause
+        self.nested = nested
+    }
 }
 
 /// What the analysis says about one variable declaration.
