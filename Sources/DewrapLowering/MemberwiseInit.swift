@@ -35,7 +35,9 @@ final class StoredProperty {
     /// Has an initial value or is default-initialized (M-7).
     var isInitializedAtDeclaration: Bool {
         if let wrapped { return wrapped.storageInitializedAtDeclaration }
-        return binding.initializer != nil || (!isLet && (type?.hasSuffix("?") ?? false || type?.hasSuffix("!") ?? false))
+        // The marks are ASCII and end the type: its last byte, not a Character comparison.
+        let last = type?.utf8.last
+        return binding.initializer != nil || (!isLet && (last == UInt8(ascii: "?") || last == UInt8(ascii: "!")))
     }
 
     /// Included in the memberwise init (M-2).

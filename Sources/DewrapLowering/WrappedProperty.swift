@@ -284,9 +284,11 @@ func analyzeProperty(
             declaration, layers: layers, binding: binding, name: name, nameToken: nameToken, valueType: valueType,
             container: container, isStatic: isStatic, placement: placement, willSet: willSet, didSet: didSet, context: context)
     }
-    let isImplicitlyUnwrapped = valueType.hasSuffix("!")
+    // The marks are ASCII and end the type: its last byte, not a Character comparison.
+    let lastByte = valueType.utf8.last
+    let isImplicitlyUnwrapped = lastByte == UInt8(ascii: "!")
     let storageValueType = isImplicitlyUnwrapped ? String(valueType.dropLast()) + "?" : valueType
-    let isOptional = isImplicitlyUnwrapped || valueType.hasSuffix("?") || valueType.hasPrefix("Optional<")
+    let isOptional = isImplicitlyUnwrapped || lastByte == UInt8(ascii: "?") || valueType.hasPrefix("Optional<")
     // Without generic arguments on the attribute, they follow from the wrapper and the value type alone.
     let key = bindings.isEmpty ? DerivedTypes.Key(wrapper: ObjectIdentifier(wrapper), valueType: storageValueType) : nil
     let types: DerivedTypes.Entry?
