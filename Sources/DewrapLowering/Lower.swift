@@ -520,7 +520,7 @@ struct FileLowering {
                 to: &texts)
             ends.append(texts.count)
         }
-        let rendered = texts.bytes
+        let rendered = texts.slice
         for (property, (start, end)) in zip(plan.properties, zip([0] + ends, ends)) {
             result.append(Edit(start: tokens[property.declaration.prefix.start].start,
                                end: tokens[property.declaration.span.upper - 1].end, text: rendered[start..<end]))

@@ -135,7 +135,7 @@ func planMemberwiseInit(
             into: &text, strippedWrapped: &strippedWrapped)
     }
     return MemberwisePlan(
-        insertion: Edit(start: end, end: end, text: text.bytes), strippedInitializers: stripped,
+        insertion: Edit(start: end, end: end, text: text.slice), strippedInitializers: stripped,
         strippedWrapped: strippedWrapped)
 }
 

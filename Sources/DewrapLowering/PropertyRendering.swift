@@ -105,7 +105,7 @@ func renderProperty(
         } else {
             var accessText = CodeText()
             writeAccess(&accessText)
-            let access = String(decoding: accessText.bytes, as: UTF8.self)
+            let access = String(decoding: accessText.slice, as: UTF8.self)
             // old value (only when didSet uses it), willSet, store, didSet; the
             // observer bodies become helper methods so that `return` keeps its meaning.
             var steps: [String] = []
@@ -197,7 +197,7 @@ private func outdented(_ text: String, by unit: String, eol: String) -> String {
 func storageInitializer(for property: WrappedProperty, value: String? = nil, context: SourceContext) -> String? {
     var text = CodeText()
     guard writeStorageInitializer(for: property, value: value, context: context, to: &text) else { return nil }
-    return String(decoding: text.bytes, as: UTF8.self)
+    return String(decoding: text.slice, as: UTF8.self)
 }
 
 /// `storageInitializer` written to `text`; false, with nothing written, when there is none.
