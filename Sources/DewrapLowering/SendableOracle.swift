@@ -30,9 +30,9 @@ struct SendableOracle {
     init(context: SourceContext, types: [TypeDecl]) {
         self.context = context
         var fileTypes = [String: FileType](minimumCapacity: types.count)
-        var actorFree: Set<String> = []
+        var actorFree = Set<String>(minimumCapacity: types.count)
         for type in types {
-            guard let body = type.body else { continue }
+            guard type.body != nil else { continue }
             let name = context.text(type.name)
             if (type.kind == .struct || type.kind == .enum) && !isGlobalActorIsolated(type, context: context) {
                 actorFree.insert(name)
@@ -46,7 +46,7 @@ struct SendableOracle {
                     || type.inheritance.contains(where: { context.span($0, isSpelled: "View") }) {
                     fileTypes[name] = .unknown
                 } else {
-                    fileTypes[name] = .members(body.items)
+                    fileTypes[name] = .members(type.body!.items)
                 }
             default:
                 fileTypes[name] = .unknown
