@@ -309,7 +309,7 @@ func isGlobalActorIsolated(_ type: TypeDecl, context: SourceContext) -> Bool {
 /// types and of same-file types without global-actor isolation, members of
 /// their results (`Date().description`), and operators on all of these
 /// certainly run without an actor. A free function might not.
-private func isActorFree(_ span: TokenSpan, actorFreeTypes: Set<String>, context: SourceContext) -> Bool {
+private func isActorFree(_ span: TokenSpan, actorFreeTypes: NameSet, context: SourceContext) -> Bool {
     let tokens = context.tree.tokens
     for i in span.lower..<span.upper {
         switch tokens[i].kind {
@@ -321,8 +321,11 @@ private func isActorFree(_ span: TokenSpan, actorFreeTypes: Set<String>, context
             && (tokens[i - 1].kind == .leftParen || tokens[i - 1].kind == .comma):
             continue  // an argument label
         case .identifier:
-            let name = context.text(i)
-            if actorFreeTypes.contains(name) || SendableOracle.standardValueTypes.contains(name) { continue }
+            let isActorFreeName = context.bytes.withUnsafeBufferPointer { bytes in
+                let name = UnsafeBufferPointer(rebasing: bytes[tokens[i].range])
+                return actorFreeTypes.contains(name) || SendableOracle.standardValueTypes.contains(name)
+            }
+            if isActorFreeName { continue }
             return false
         case .leftParen, .rightParen:
             continue

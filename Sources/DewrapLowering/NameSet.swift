@@ -46,6 +46,11 @@ struct NameSet {
 
     var isEmpty: Bool { ends.isEmpty }
 
+    func contains(_ name: String) -> Bool {
+        var name = name
+        return name.withUTF8 { contains($0) }
+    }
+
     func contains(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
         guard !ends.isEmpty else { return false }
         let mask = slots.count - 1

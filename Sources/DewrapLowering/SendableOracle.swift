@@ -18,19 +18,25 @@ struct SendableOracle {
         case stored([String]?)
     }
     /// Same-file structs and enums without global-actor isolation: calling their inits needs no actor.
-    private(set) var actorFreeTypes: Set<String> = []
+    /// (Names asked about by their bytes: initializers are read token by token.)
+    private(set) var actorFreeTypes: NameSet
 
     /// Value types of the standard library and Foundation: Sendable, with nonisolated inits and members.
-    static let standardValueTypes: Set<String> = [
-        "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64", "Double", "Float",
-        "Bool", "String", "Character", "Substring", "Date", "UUID", "URL", "Data", "Decimal", "Never", "Void",
-    ]
+    static let standardValueTypes: NameSet = {
+        let names = [
+            "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64", "Double", "Float",
+            "Bool", "String", "Character", "Substring", "Date", "UUID", "URL", "Data", "Decimal", "Never", "Void",
+        ]
+        var set = NameSet(capacity: names.count)
+        for name in names { set.insert(name) }
+        return set
+    }()
 
     /// `types`: every type declaration in the file, at any depth.
     init(context: SourceContext, types: [TypeDecl]) {
         self.context = context
         var fileTypes = [String: FileType](minimumCapacity: types.count)
-        var actorFree = Set<String>(minimumCapacity: types.count)
+        var actorFree = NameSet(capacity: types.count)
         for type in types {
             guard type.body != nil else { continue }
             let name = context.text(type.name)
@@ -42,7 +48,7 @@ struct SendableOracle {
                 // Compared as bytes: a String for every inherited name costs more than the rest of this.
                 if type.inheritance.contains(where: { context.span($0, isSpelled: "Sendable") }) {
                     fileTypes[name] = .sendable
-                } else if isPublic(type.prefix) || type.genericParameters != nil
+                } else if Self.isPublic(type.prefix, context: context) || type.genericParameters != nil
                     || type.inheritance.contains(where: { context.span($0, isSpelled: "View") }) {
                     fileTypes[name] = .unknown
                 } else {
@@ -56,7 +62,7 @@ struct SendableOracle {
         actorFreeTypes = actorFree
     }
 
-    private func isPublic(_ prefix: DeclarationPrefix) -> Bool {
+    private static func isPublic(_ prefix: DeclarationPrefix, context: SourceContext) -> Bool {
         prefix.modifiers.contains { modifier in
             switch context.word(modifier.keyword) {
             case .public, .open, .package: return true
