@@ -197,7 +197,9 @@ struct FileLowering {
                 brokenTypes.append(type.span)
                 continue
             }
-            if let plan = analyze(type, body: body, extensions: type.kind == .extension ? [] : extensions[context.text(type.name)] ?? [],
+            // Most files extend nothing: no name made and hashed to find that out.
+            let typeExtensions = type.kind == .extension || extensions.isEmpty ? [] : extensions[context.text(type.name)] ?? []
+            if let plan = analyze(type, body: body, extensions: typeExtensions,
                                   leftNames: &leftNames) {
                 plans.append(plan)
                 context.tokenEdits += plan.codingKeys?.tokenEdits ?? []
