@@ -239,13 +239,12 @@ struct FileLowering {
         let localWrapped = localVariablesWrapped.union(parameters.wrappedNames).union(wrappedClosures.wrappedNames)
         let tree = context.tree
         // The rewrites' texts (`_$x`) one after another in one buffer, which their edits slice once it is complete.
-        var rewriteTexts: [UInt8] = []
+        var rewriteTexts = CodeText(capacity: 16 * tree.dollarReferences.count)
         var rewrites: [(token: Token, text: Range<Int>)] = []
         rewrites.reserveCapacity(tree.dollarReferences.count)
-        rewriteTexts.reserveCapacity(16 * tree.dollarReferences.count)
         func rewrite(_ token: Token) {
             let start = rewriteTexts.count
-            rewriteTexts.append(UInt8(ascii: "_"))
+            rewriteTexts += "_"
             rewriteTexts += context.bytes[token.range]
             rewrites.append((token, start..<rewriteTexts.count))
         }
@@ -283,8 +282,9 @@ struct FileLowering {
             rewrite(token)
         }
         context.tokenEdits.reserveCapacity(context.tokenEdits.count + rewrites.count)
+        let rewritten = rewriteTexts.slice
         for (token, text) in rewrites {
-            context.tokenEdits.append(Edit(start: token.start, end: token.end, text: rewriteTexts[text]))
+            context.tokenEdits.append(Edit(start: token.start, end: token.end, text: rewritten[text]))
         }
         context.tokenEdits.sort { $0.start < $1.start }
         parameters.addCallEdits(to: &context)
