@@ -32,8 +32,16 @@ func planCodingKeys(
         return .unchanged
     }
     // Most types are not coded: asked declaration by declaration, without collecting every inherited name first.
+    // With no protocol declared in these sources, only the standard names say so: a one-name entry is compared as bytes.
+    let onlyStandard = context.shapes.protocolParents.isEmpty
     func inheritsCoding(_ declaration: TypeDecl) -> Bool {
-        declaration.inheritance.contains { inheritedNames($0, context: context).contains(where: context.shapes.isCodingProtocol) }
+        declaration.inheritance.contains { entry in
+            if onlyStandard, entry.upper == entry.lower + 1, context.tree.tokens[entry.lower].kind == .identifier {
+                return context.token(entry.lower, isSpelled: "Codable") || context.token(entry.lower, isSpelled: "Decodable")
+                    || context.token(entry.lower, isSpelled: "Encodable")
+            }
+            return inheritedNames(entry, context: context).contains(where: context.shapes.isCodingProtocol)
+        }
     }
     guard inheritsCoding(type) || extensions.contains(where: inheritsCoding) else { return .unchanged }
     let wrapped = properties.filter { !$0.isStatic }
