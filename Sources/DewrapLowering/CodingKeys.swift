@@ -23,14 +23,28 @@ enum CodingKeysOutcome {
 /// property (`case _x = "x"` for a wrapped one), or in a user-declared one
 /// `case x` made `case _x = "x"` (`case x = "k"` made `case _x = "k"`) and its
 /// `forKey: .x` and `CodingKeys.x` references renamed.
+/// `properties`: the type's lowered properties; its instance ones are the wrapped ones coded.
 func planCodingKeys(
-    type: TypeDecl, extensions: [TypeDecl], wrapped: [WrappedProperty], stored: [StoredProperty], context: SourceContext
+    type: TypeDecl, extensions: [TypeDecl], properties: [WrappedProperty], stored: [StoredProperty], context: SourceContext
 ) -> CodingKeysOutcome {
-    guard type.kind == .struct || type.kind == .class, !wrapped.isEmpty, let body = type.body, let close = body.close else {
+    guard type.kind == .struct || type.kind == .class, properties.contains(where: { !$0.isStatic }),
+          let body = type.body, let close = body.close else {
         return .unchanged
     }
-    let conformances = ([type] + extensions).flatMap(\.inheritance).flatMap { inheritedNames($0, context: context) }
-    guard conformances.contains(where: context.shapes.isCodingProtocol) else { return .unchanged }
+    // Most types are not coded: asked declaration by declaration, without collecting every inherited name first.
+    // With no protocol declared in these sources, only the standard names say so: a one-name entry is compared as bytes.
+    let onlyStandard = context.shapes.protocolParents.isEmpty
+    func inheritsCoding(_ declaration: TypeDecl) -> Bool {
+        declaration.inheritance.contains { entry in
+            if onlyStandard, entry.upper == entry.lower + 1, context.tree.tokens[entry.lower].kind == .identifier {
+                return context.token(entry.lower, isSpelled: "Codable") || context.token(entry.lower, isSpelled: "Decodable")
+                    || context.token(entry.lower, isSpelled: "Encodable")
+            }
+            return inheritedNames(entry, context: context).contains(where: context.shapes.isCodingProtocol)
+        }
+    }
+    guard inheritsCoding(type) || extensions.contains(where: inheritsCoding) else { return .unchanged }
+    let wrapped = properties.filter { !$0.isStatic }
     let tokens = context.tree.tokens
     let typeName = context.text(type.name)
     let bodies = [body] + extensions.compactMap(\.body)
@@ -92,7 +106,7 @@ func planCodingKeys(
     }
     let eol = context.lineEnding
     let closeIndent = context.indentation(of: close)
-    let indent = stored.first.map { context.indentation(of: $0.declaration.prefix.start) } ?? closeIndent + context.indentUnit
+    let indent = stored.first.map { context.indentation(of: $0.declarationStart) } ?? closeIndent + context.indentUnit
     let cases = stored.map { property in
         property.wrapped == nil ? "case \(property.name)" : "case _\(property.name) = \"\(property.name)\""
     }

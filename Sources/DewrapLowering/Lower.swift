@@ -200,7 +200,9 @@ struct FileLowering {
                 brokenTypes.append(type.span)
                 continue
             }
-            if let plan = analyze(type, body: body, extensions: type.kind == .extension ? [] : extensions[context.text(type.name)] ?? [],
+            // Most files extend nothing: no name made and hashed to find that out.
+            let typeExtensions = type.kind == .extension || extensions.isEmpty ? [] : extensions[context.text(type.name)] ?? []
+            if let plan = analyze(type, body: body, extensions: typeExtensions,
                                   leftNames: &leftNames) {
                 plans.append(plan)
                 context.tokenEdits += plan.codingKeys?.tokenEdits ?? []
@@ -209,7 +211,12 @@ struct FileLowering {
 
         // `$x` becomes `_$x` for every lowered name (D-1…D-3), unless a `$x`
         // closure parameter declares it or a same-named property stays wrapped.
-        let lowered = Set(plans.flatMap { $0.properties.map(\.name) }).subtracting(leftNames)
+        var lowered = NameSet(capacity: plans.reduce(0) { $0 + $1.properties.count })
+        for plan in plans {
+            for property in plan.properties where leftNames.isEmpty || !leftNames.contains(property.name) {
+                lowered.insert(property.name)
+            }
+        }
         let localVariablesWrapped = localWrappedNameTokens(types: types)
         let locals = LocalWrappedVariables(context: context, parseProblems: parseProblems)
         diagnostics += locals.diagnostics
@@ -220,9 +227,10 @@ struct FileLowering {
         diagnostics += wrappedClosures.diagnostics
         let loweredLocals = locals.loweredNames.union(parameters.loweredNames).union(wrappedClosures.loweredNames)
         // P-5: `ForEach($items) { $item in … }` over a lowered `[E]` property.
+        // Only a closure with a signature can declare `$item`: without one the table is not needed.
         var memberTypes: [String: String] = [:]
         var clashing: Set<String> = []
-        for plan in plans {
+        for plan in plans where context.tree.census.closureSignature {
             for property in plan.properties where !leftNames.contains(property.name) && !property.isStatic {
                 if let known = memberTypes[property.name], known != property.valueType { clashing.insert(property.name) }
                 memberTypes[property.name] = property.valueType
@@ -233,21 +241,32 @@ struct FileLowering {
         let loweredClosureParameters = closures.parameterTokens
         let localWrapped = localVariablesWrapped.union(parameters.wrappedNames).union(wrappedClosures.wrappedNames)
         let tree = context.tree
+        // The rewrites' texts (`_$x`) one after another in one buffer, which their edits slice once it is complete.
+        var rewriteTexts = CodeText(capacity: 16 * tree.dollarReferences.count)
+        var rewrites: [(token: Token, text: Range<Int>)] = []
+        rewrites.reserveCapacity(tree.dollarReferences.count)
+        func rewrite(_ token: Token) {
+            let start = rewriteTexts.count
+            rewriteTexts += "_"
+            rewriteTexts += context.bytes[token.range]
+            rewrites.append((token, start..<rewriteTexts.count))
+        }
         for reference in tree.dollarReferences {
             // A type left alone for a parse problem keeps its `$x` too (lowering its output again changes nothing).
             if brokenTypes.contains(where: { $0.lower <= reference.token && reference.token <= $0.upper }) { continue }
             let token = tree.tokens[reference.token]
             let dollarName = context.bytes[token.range]  // `$x`
-            let loweredMember = lowered.contains(String(decoding: dollarName.dropFirst(), as: UTF8.self))
+            let loweredMember = context.bytes.withUnsafeBufferPointer {
+                lowered.contains(UnsafeBufferPointer(rebasing: $0[token.start + 1..<token.end]))
+            }
             guard loweredMember || !loweredLocals.isEmpty || !loweredClosureParameters.isEmpty else { continue }
-            let rewrite = Edit(start: token.start, end: token.end, text: [UInt8(ascii: "_")] + dollarName)
             // Scope searches only where they can find something: closure parameters need a closure signature.
             if tree.census.closureSignature, let parameter = tree.nearestLocalName(at: reference.token, where: {
                 $0.kind == .closureParameter && context.token($0.token, isSpelled: dollarName)
             }) {
                 // A `$x in` parameter owns `$x`; a lowered one's is `_$x` (P-5).
                 if reference.qualifier == .none, reference.token != parameter.token, loweredClosureParameters.contains(parameter.token) {
-                    context.tokenEdits.append(rewrite)
+                    rewrite(token)
                 }
                 continue
             }
@@ -263,7 +282,12 @@ struct FileLowering {
             } else if !loweredMember {
                 continue
             }
-            context.tokenEdits.append(rewrite)
+            rewrite(token)
+        }
+        context.tokenEdits.reserveCapacity(context.tokenEdits.count + rewrites.count)
+        let rewritten = rewriteTexts.slice
+        for (token, text) in rewrites {
+            context.tokenEdits.append(Edit(start: token.start, end: token.end, text: rewritten[text]))
         }
         context.tokenEdits.sort { $0.start < $1.start }
         parameters.addCallEdits(to: &context)
@@ -278,6 +302,7 @@ struct FileLowering {
         var next = 0
         var reach = 0
         edits = mainEdits
+        edits.reserveCapacity(mainEdits.count + context.tokenEdits.count)
         for tokenEdit in context.tokenEdits {
             while next < covered.count && covered[next].start <= tokenEdit.start {
                 reach = max(reach, covered[next].end)
@@ -338,6 +363,8 @@ struct FileLowering {
 
         var properties: [WrappedProperty] = []
         var stored: [StoredProperty] = []
+        properties.reserveCapacity(members.count)
+        stored.reserveCapacity(members.count)
         var blocked = false
         var otherWrapper: Attribute?
         var unknownWrappers: [Attribute] = []
@@ -371,7 +398,7 @@ struct FileLowering {
                     if otherWrapper == nil { otherWrapper = unknown }
                     unknownWrappers.append(unknown)
                 }
-                stored += plainStoredProperties(declaration, placement: placement)
+                appendPlainStoredProperties(declaration, placement: placement, to: &stored)
             }
         }
         guard !properties.isEmpty else {
@@ -410,7 +437,7 @@ struct FileLowering {
             return nil
         }
         var codingKeys: CodingKeysPlan?
-        switch planCodingKeys(type: type, extensions: extensions, wrapped: properties.filter { !$0.isStatic }, stored: stored, context: context) {
+        switch planCodingKeys(type: type, extensions: extensions, properties: properties, stored: stored, context: context) {
         case .unchanged:
             break
         case .plan(let plan):
@@ -445,13 +472,15 @@ struct FileLowering {
         }
     }
 
-    /// The stored properties of a declaration without a catalog wrapper.
-    private func plainStoredProperties(_ declaration: VariableDecl, placement: Placement?) -> [StoredProperty] {
+    /// Appends the stored properties of a declaration without a catalog wrapper
+    /// (to the type's list: an array per declaration would cost an allocation each).
+    private func appendPlainStoredProperties(
+        _ declaration: VariableDecl, placement: Placement?, to result: inout [StoredProperty]
+    ) {
         let prefix = declaration.prefix
-        guard !context.hasModifier(.static, in: prefix) && !context.hasModifier(.class, in: prefix) else { return [] }
+        guard !context.hasModifier(.static, in: prefix) && !context.hasModifier(.class, in: prefix) else { return }
         let access = context.declaredAccess(prefix)
         let isLet = context.word(declaration.keyword) == .let
-        var result: [StoredProperty] = []
         for binding in declaration.bindings {
             if let accessors = binding.accessors {
                 switch accessors.content {
@@ -470,13 +499,14 @@ struct FileLowering {
                 name: context.text(binding.pattern), declaration: declaration, binding: binding, wrapped: nil, type: type,
                 isLet: isLet, access: access, placement: placement))
         }
-        return result
     }
 
     // MARK: Rendering
 
     private mutating func render(_ plan: TypePlan, sendable: SendableOracle) -> [Edit] {
         var result: [Edit] = []
+        // One edit per property, and a few for the type (isolation, memberwise init, coding keys).
+        result.reserveCapacity(plan.properties.count + 4)
         let tokens = context.tree.tokens
         // Rendered now that `$x` rewrites are known, so copied defaults carry them.
         let memberwise = plan.writesMemberwise
@@ -495,7 +525,7 @@ struct FileLowering {
                 to: &texts)
             ends.append(texts.count)
         }
-        let rendered = texts.bytes
+        let rendered = texts.slice
         for (property, (start, end)) in zip(plan.properties, zip([0] + ends, ends)) {
             result.append(Edit(start: tokens[property.declaration.prefix.start].start,
                                end: tokens[property.declaration.span.upper - 1].end, text: rendered[start..<end]))

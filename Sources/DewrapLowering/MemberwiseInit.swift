@@ -1,12 +1,15 @@
 import DewrapSyntax
 
 /// A stored property of a struct, as the memberwise init sees it (M-2…M-6).
-/// A class, like `WrappedProperty`: fixed once read, and passed around a lot
-/// (a struct copy retains every array of its declaration).
+/// A class, like `WrappedProperty`: fixed once read, and passed around a lot.
+/// It keeps token positions, not the declaration's syntax: a copy of that
+/// retains (and the object's release releases) every array it holds.
 final class StoredProperty {
     let name: String
-    let declaration: VariableDecl
-    let binding: PatternBinding
+    /// The declaration's first token (attribute, modifier or keyword) and all its tokens.
+    let declarationStart: Int
+    let declarationSpan: TokenSpan
+    let binding: BindingTokens
     let wrapped: WrappedProperty?
     /// The property's type, written or inferred; nil when unknown.
     let type: String?
@@ -19,8 +22,9 @@ final class StoredProperty {
         isLet: Bool, access: String?, placement: Placement?
     ) {
         self.name = name
-        self.declaration = declaration
-        self.binding = binding
+        declarationStart = declaration.prefix.start
+        declarationSpan = declaration.span
+        self.binding = BindingTokens(binding)
         self.wrapped = wrapped
         self.type = type
         self.isLet = isLet
@@ -31,13 +35,33 @@ final class StoredProperty {
     /// Has an initial value or is default-initialized (M-7).
     var isInitializedAtDeclaration: Bool {
         if let wrapped { return wrapped.storageInitializedAtDeclaration }
-        return binding.initializer != nil || (!isLet && (type?.hasSuffix("?") ?? false || type?.hasSuffix("!") ?? false))
+        // The marks are ASCII and end the type: its last byte, not a Character comparison.
+        let last = type?.utf8.last
+        return binding.initializer != nil || (!isLet && (last == UInt8(ascii: "?") || last == UInt8(ascii: "!")))
     }
 
     /// Included in the memberwise init (M-2).
     var isIncluded: Bool {
         if let wrapped { return !(wrapped.isBelowInternal && wrapped.storageInitializedAtDeclaration) }
         return !(isLet && binding.initializer != nil)
+    }
+}
+
+/// The token positions of a `PatternBinding` (without its closures and accessors).
+struct BindingTokens {
+    var pattern: TokenSpan
+    /// The name token when the pattern is a single identifier.
+    var name: Int?
+    /// The type after `:`.
+    var type: TokenSpan?
+    /// The expression after `=`.
+    var initializer: TokenSpan?
+
+    init(_ binding: PatternBinding) {
+        pattern = binding.pattern
+        name = binding.name
+        type = binding.type
+        initializer = binding.initializer
     }
 }
 
@@ -78,9 +102,9 @@ func planMemberwiseInit(
     let tree = context.tree
     let regions = stored.compactMap(\.placement)
     let first = stored[0]
-    let indent = context.indentation(of: first.declaration.prefix.start)
+    let indent = context.indentation(of: first.declarationStart)
     let eol = context.lineEnding
-    var end = tree.tokens[stored.last!.declaration.span.upper - 1].end
+    var end = tree.tokens[stored.last!.declarationSpan.upper - 1].end
     var text = CodeText(capacity: 1024)
     var stripped: [Edit] = []
     var strippedWrapped: Set<String> = []
@@ -111,7 +135,7 @@ func planMemberwiseInit(
             into: &text, strippedWrapped: &strippedWrapped)
     }
     return MemberwisePlan(
-        insertion: Edit(start: end, end: end, text: text.bytes), strippedInitializers: stripped,
+        insertion: Edit(start: end, end: end, text: text.slice), strippedInitializers: stripped,
         strippedWrapped: strippedWrapped)
 }
 
@@ -160,12 +184,23 @@ private func renderInits(
         default: break
         }
         let name = property.name
-        let line = context.mappedLine(of: property.declaration.prefix.start)
+        let line = context.mappedLine(of: property.declarationStart)
         if let wrapped = property.wrapped {
             // M-4, M-5: the wrapped type (an autoclosure for an autoclosure init) with its value as the
             // default, or the wrapper type with the storage's construction as the default.
-            var storageStart = CodeText()
-            let hasStorageStart = writeStorageInitializer(for: wrapped, context: context, to: &storageStart)
+            // The storage's construction at its declaration, if any: written once, as the `init()`
+            // statement that uses it, and copied from there to where else it goes.
+            let statementStart = defaultBody.text.count
+            defaultBody.text.write("self._", name, " = ")
+            let storageStartOffset = defaultBody.text.count
+            let hasStorageStart = writeStorageInitializer(for: wrapped, context: context, to: &defaultBody.text)
+            let storageStart = storageStartOffset..<defaultBody.text.count
+            if hasStorageStart {
+                strippedWrapped.insert(name)
+                defaultBody.end(line: line)
+            } else {
+                defaultBody.text.truncate(to: statementStart)
+            }
             if !parameters.isEmpty { parameters += ", " }
             if wrapped.takesWrappedValueParameter {
                 let autoclosure = wrapped.wrapper.wrappedValueIsAutoclosure
@@ -184,16 +219,10 @@ private func renderInits(
                 parameters.write(name, ": ", wrapped.storageType)
                 if hasStorageStart {
                     parameters += " = "
-                    parameters += storageStart
+                    parameters.append(defaultBody.text, storageStart)
                 }
                 body.text.write("self._", name, " = ", name)
                 body.end(line: line)
-            }
-            if hasStorageStart {
-                strippedWrapped.insert(name)
-                defaultBody.text.write("self._", name, " = ")
-                defaultBody.text += storageStart
-                defaultBody.end(line: line)
             }
         } else {
             if !parameters.isEmpty { parameters += ", " }
@@ -280,7 +309,7 @@ func isGlobalActorIsolated(_ type: TypeDecl, context: SourceContext) -> Bool {
 /// types and of same-file types without global-actor isolation, members of
 /// their results (`Date().description`), and operators on all of these
 /// certainly run without an actor. A free function might not.
-private func isActorFree(_ span: TokenSpan, actorFreeTypes: Set<String>, context: SourceContext) -> Bool {
+private func isActorFree(_ span: TokenSpan, actorFreeTypes: NameSet, context: SourceContext) -> Bool {
     let tokens = context.tree.tokens
     for i in span.lower..<span.upper {
         switch tokens[i].kind {
@@ -292,8 +321,11 @@ private func isActorFree(_ span: TokenSpan, actorFreeTypes: Set<String>, context
             && (tokens[i - 1].kind == .leftParen || tokens[i - 1].kind == .comma):
             continue  // an argument label
         case .identifier:
-            let name = context.text(i)
-            if actorFreeTypes.contains(name) || SendableOracle.standardValueTypes.contains(name) { continue }
+            let isActorFreeName = context.bytes.withUnsafeBufferPointer { bytes in
+                let name = UnsafeBufferPointer(rebasing: bytes[tokens[i].range])
+                return actorFreeTypes.contains(name) || SendableOracle.standardValueTypes.contains(name)
+            }
+            if isActorFreeName { continue }
             return false
         case .leftParen, .rightParen:
             continue

@@ -15,29 +15,34 @@ func renderProperty(
     let eol = context.lineEnding
     let name = property.name
 
-    // Attributes other than the wrapper stay on `x`; `@_spi` is also copied to `_x` and `_$x` (S-1, I-6).
-    // Each piece is followed by a space.
-    var kept = CodeText()
+    // `@_spi` is also copied to `_x` and `_$x` (S-1, I-6), followed by a space.
     var spi = CodeText()
     func isWrapperAttribute(_ attribute: Attribute) -> Bool {
         attribute.atSign == property.attribute.atSign || property.inner.contains { $0.attribute.atSign == attribute.atSign }
     }
-    for attribute in declaration.prefix.attributes where !isWrapperAttribute(attribute) {
-        let span = TokenSpan(attribute.atSign, (attribute.arguments ?? attribute.name).upper)
-        kept.append(span, from: context)
-        kept += " "
-        if context.token(attribute.name.lower, isSpelled: "_spi") {
-            spi.append(span, from: context)
-            spi += " "
+    func attributeSpan(_ attribute: Attribute) -> TokenSpan {
+        TokenSpan(attribute.atSign, (attribute.arguments ?? attribute.name).upper)
+    }
+    for attribute in declaration.prefix.attributes
+    where !isWrapperAttribute(attribute) && context.token(attribute.name.lower, isSpelled: "_spi") {
+        spi.append(attributeSpan(attribute), from: context)
+        spi += " "
+    }
+    /// What stays on `x`, each piece followed by a space: the attributes other than the wrapper,
+    /// the isolation of `wrappedValue` (I-1) unless the property states its own, the modifiers.
+    /// Written straight into the text (a buffer of its own would be allocated for every property).
+    func writeKept(_ text: inout CodeText) {
+        for attribute in declaration.prefix.attributes where !isWrapperAttribute(attribute) {
+            text.append(attributeSpan(attribute), from: context)
+            text += " "
         }
-    }
-    // I-1: `x` takes the isolation of `wrappedValue`, unless the property states its own.
-    if !context.statesOwnIsolation(declaration.prefix), let isolation = wrapper.wrappedValue.isolation {
-        kept.write(isolation, " ")
-    }
-    for modifier in declaration.prefix.modifiers {
-        kept.append(TokenSpan(modifier.keyword, modifier.detail?.upper ?? modifier.keyword + 1), from: context)
-        kept += " "
+        if !context.statesOwnIsolation(declaration.prefix), let isolation = wrapper.wrappedValue.isolation {
+            text.write(isolation, " ")
+        }
+        for modifier in declaration.prefix.modifiers {
+            text.append(TokenSpan(modifier.keyword, modifier.detail?.upper ?? modifier.keyword + 1), from: context)
+            text += " "
+        }
     }
 
     // In directive mode each generated declaration is one line, so that all of it maps to the original's line.
@@ -76,7 +81,7 @@ func renderProperty(
     /// After `{` and between accessors; before the closing `}`.
     func writeOpen(_ text: inout CodeText) { compact ? text += " " : text.write(eol, indent, unit) }
     func writeClose(_ text: inout CodeText) { compact ? text += " " : text.write(eol, indent) }
-    text += kept
+    writeKept(&text)
     text.write("var ", name, ": ", property.valueType, " {")
     writeOpen(&text)
     text.write(getterKeyword, " { ")
@@ -100,7 +105,7 @@ func renderProperty(
         } else {
             var accessText = CodeText()
             writeAccess(&accessText)
-            let access = String(decoding: accessText.bytes, as: UTF8.self)
+            let access = String(decoding: accessText.slice, as: UTF8.self)
             // A-5: old value (only when didSet uses it), willSet, store, didSet; the
             // observer bodies become helper methods so that `return` keeps its meaning.
             var steps: [String] = []
@@ -115,14 +120,14 @@ func renderProperty(
                 let parameter = observerParameter(willSet, context: context) ?? "newValue"
                 steps.append("\(storageName)_willSet(newValue)")
                 helpers.append(("\(helperKeyword) \(storageName)_willSet(_ \(parameter): \(property.valueType)) "
-                    + outdented(context.text(blockSpan(willSet)), by: unit, eol: eol), context.line(of: willSet.body!.open)))
+                    + outdented(context.text(willSet.blockSpan), by: unit, eol: eol), context.line(of: willSet.open)))
             }
             steps.append("\(access) = newValue")
             if let didSet = property.didSet {
                 let parameter = oldName.map { "_ \($0): \(property.valueType)" } ?? ""
                 steps.append("\(storageName)_didSet(\(oldName ?? ""))")
                 helpers.append(("\(helperKeyword) \(storageName)_didSet(\(parameter)) "
-                    + outdented(context.text(blockSpan(didSet)), by: unit, eol: eol), context.line(of: didSet.body!.open)))
+                    + outdented(context.text(didSet.blockSpan), by: unit, eol: eol), context.line(of: didSet.open)))
             }
             if compact {
                 text.write(" ", setterKeyword, " { ", steps.joined(separator: "; "), " }")
@@ -169,14 +174,14 @@ func renderProperty(
 }
 
 /// The name in `didSet(old)` / `willSet(new)`, if written.
-private func observerParameter(_ accessor: Accessor, context: SourceContext) -> String? {
-    guard let parameter = accessor.parameter, parameter.upper - parameter.lower == 3 else { return nil }
+private func observerParameter(_ observer: Observer, context: SourceContext) -> String? {
+    guard let parameter = observer.parameter, parameter.upper - parameter.lower == 3 else { return nil }
     return context.text(parameter.lower + 1)
 }
 
-private func mentions(_ accessor: Accessor, _ name: String, context: SourceContext) -> Bool {
-    guard let body = accessor.body, let close = body.close else { return false }
-    return (body.open..<close).contains { context.tree.tokens[$0].kind == .identifier && context.text($0) == name }
+private func mentions(_ observer: Observer, _ name: String, context: SourceContext) -> Bool {
+    guard let close = observer.close else { return false }
+    return (observer.open..<close).contains { context.tree.tokens[$0].kind == .identifier && context.text($0) == name }
 }
 
 /// An observer body moved one level out (from inside the property to beside it):
@@ -187,18 +192,12 @@ private func outdented(_ text: String, by unit: String, eol: String) -> String {
         .joined(separator: eol)
 }
 
-/// The accessor's `{ … }`.
-private func blockSpan(_ accessor: Accessor) -> TokenSpan {
-    let body = accessor.body!
-    return TokenSpan(body.open, (body.close ?? body.open) + 1)
-}
-
 /// The storage's initial value (V-1…V-3): `W(wrappedValue: e, args…)`, `W(args…)`,
 /// `W(wrappedValue: nil)`, `W()`; with `value`, `W(wrappedValue: value, args…)`.
 func storageInitializer(for property: WrappedProperty, value: String? = nil, context: SourceContext) -> String? {
     var text = CodeText()
     guard writeStorageInitializer(for: property, value: value, context: context, to: &text) else { return nil }
-    return String(decoding: text.bytes, as: UTF8.self)
+    return String(decoding: text.slice, as: UTF8.self)
 }
 
 /// `storageInitializer` written to `text`; false, with nothing written, when there is none.

@@ -5,69 +5,87 @@ import DewrapSyntax
 /// generated inits then stay isolated, which is the safe side).
 struct SendableOracle {
     private let context: SourceContext
-    /// What the same-file types say about being Sendable.
-    private var fileTypes: [String: FileType] = [:]
 
-    private enum FileType {
-        /// Declared `Sendable`.
+    /// What a same-file type says about being Sendable, as far as it has been read.
+    fileprivate enum FileType {
+        /// Declared `Sendable`, or found Sendable.
         case sendable
         /// Public, generic, a view, or not a value type: not known to be Sendable.
         case unknown
         /// Sendable when the types of its stored properties are; read when first asked.
         case members([Item])
+        /// Those types, read (nil: one of them has no written or certain type).
+        case stored([String]?)
     }
     /// Same-file structs and enums without global-actor isolation: calling their inits needs no actor.
-    private(set) var actorFreeTypes: Set<String> = []
+    /// (Names asked about by their bytes: initializers are read token by token.)
+    private(set) var actorFreeTypes: NameSet
 
     /// Value types of the standard library and Foundation: Sendable, with nonisolated inits and members.
-    static let standardValueTypes: Set<String> = [
-        "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64", "Double", "Float",
-        "Bool", "String", "Character", "Substring", "Date", "UUID", "URL", "Data", "Decimal", "Never", "Void",
-    ]
+    static let standardValueTypes: NameSet = {
+        let names = [
+            "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64", "Double", "Float",
+            "Bool", "String", "Character", "Substring", "Date", "UUID", "URL", "Data", "Decimal", "Never", "Void",
+        ]
+        var set = NameSet(capacity: names.count)
+        for name in names { set.insert(name) }
+        return set
+    }()
 
     /// `types`: every type declaration in the file, at any depth.
     init(context: SourceContext, types: [TypeDecl]) {
         self.context = context
-        var fileTypes: [String: FileType] = [:]
-        var actorFree: Set<String> = []
+        var fileTypes = [String: FileType](minimumCapacity: types.count)
+        var actorFree = NameSet(capacity: types.count)
         for type in types {
-            guard let body = type.body else { continue }
+            guard type.body != nil else { continue }
             let name = context.text(type.name)
-            let inherits = type.inheritance.map { context.text($0) }
-            let isPublic = type.prefix.modifiers.contains { [.public, .open, .package].contains(context.word($0.keyword)) }
             if (type.kind == .struct || type.kind == .enum) && !isGlobalActorIsolated(type, context: context) {
                 actorFree.insert(name)
             }
             switch type.kind {
             case .struct, .enum:
-                if inherits.contains("Sendable") {
+                // Compared as bytes: a String for every inherited name costs more than the rest of this.
+                if type.inheritance.contains(where: { context.span($0, isSpelled: "Sendable") }) {
                     fileTypes[name] = .sendable
-                } else if isPublic || type.genericParameters != nil || inherits.contains("View") {
+                } else if Self.isPublic(type.prefix, context: context) || type.genericParameters != nil
+                    || type.inheritance.contains(where: { context.span($0, isSpelled: "View") }) {
                     fileTypes[name] = .unknown
                 } else {
-                    fileTypes[name] = .members(body.items)
+                    fileTypes[name] = .members(type.body!.items)
                 }
             default:
                 fileTypes[name] = .unknown
             }
         }
-        self.fileTypes = fileTypes
+        answers.fileTypes = fileTypes
         actorFreeTypes = actorFree
     }
 
-    /// Answers already given, by type spelling: the same few property types
-    /// are asked about for every init of every type in the file.
+    private static func isPublic(_ prefix: DeclarationPrefix, context: SourceContext) -> Bool {
+        prefix.modifiers.contains { modifier in
+            switch context.word(modifier.keyword) {
+            case .public, .open, .package: return true
+            default: return false
+            }
+        }
+    }
+
+    /// Answers already given, by type spelling, and what the same-file types
+    /// have been found to be: the same few property types are asked about for
+    /// every init of every type in the file.
     private let answers = AnswerCache()
 
     func isSendable(_ type: String) -> Bool {
         if let known = answers.results[type] { return known }
-        var visiting: Set<String> = []
+        // The types being read, innermost last: a cycle through them makes the answer "no". Few: an array.
+        var visiting: [String] = []
         let answer = isSendable(type.trimmingSpaces, visiting: &visiting)
         answers.results[type] = answer
         return answer
     }
 
-    private func isSendable(_ type: String, visiting: inout Set<String>) -> Bool {
+    private func isSendable(_ type: String, visiting: inout [String]) -> Bool {
         // The delimiters are ASCII: first and last UTF-8 bytes, not Characters.
         let first = type.utf8.first
         let last = type.utf8.last
@@ -86,7 +104,9 @@ struct SendableOracle {
         // Searched as UTF-8: `<` and `>` are ASCII, and a Character search costs far more.
         if last == UInt8(ascii: ">"), let open = type.utf8.firstIndex(of: UInt8(ascii: "<")) {
             let base = String(type[..<open])
-            let arguments = splitTopLevel(String(type[type.utf8.index(after: open)..<type.utf8.index(before: type.endIndex)]), on: ",")
+            let inner = type[type.utf8.index(after: open)..<type.utf8.index(before: type.endIndex)]
+            // Most generic types have one argument: no comma, nothing to split.
+            let arguments = inner.utf8.contains(UInt8(ascii: ",")) ? splitTopLevel(String(inner), on: ",") : [String(inner)]
             switch base {
             case "Optional", "Array", "Dictionary", "Set":
                 return arguments.allSatisfy { isSendable($0.trimmingSpaces, visiting: &visiting) }
@@ -101,27 +121,26 @@ struct SendableOracle {
             }
         }
         if Self.standardValueTypes.contains(type) { return true }
-        let fileType = fileTypes[type]
-        if case nil = fileType, let shape = context.wrapper(named: type), shape.sendable == .always { return true }
-        let stored: [String]?
-        switch fileType {
-        case nil, .unknown: return false
-        case .sendable: stored = []
-        case .members(let items):
-            if let known = answers.storedTypes[type] {
-                stored = known
-            } else {
-                stored = storedTypes(of: items, context: context)
-                answers.storedTypes[type] = .some(stored)
-            }
+        // One look-up finds the type and what is known of it; updates go to the same entry.
+        guard let entry = answers.fileTypes.index(forKey: type) else {
+            if let shape = context.wrapper(named: type), shape.sendable == .always { return true }
+            return false
         }
-        if answers.sendableFileTypes.contains(type) { return true }
+        let stored: [String]?
+        switch answers.fileTypes.values[entry] {
+        case .unknown: return false
+        case .sendable: return true
+        case .stored(let known): stored = known
+        case .members(let items):
+            stored = storedTypes(of: items, context: context)
+            answers.fileTypes.values[entry] = .stored(stored)
+        }
         guard let stored, !visiting.contains(type) else { return false }
-        visiting.insert(type)
-        defer { visiting.remove(type) }
+        visiting.append(type)
+        defer { visiting.removeLast() }
         guard stored.allSatisfy({ isSendable($0, visiting: &visiting) }) else { return false }
         // A "yes" holds whatever else is being visited (a cycle only ever makes an answer "no").
-        answers.sendableFileTypes.insert(type)
+        if let entry = answers.fileTypes.index(forKey: type) { answers.fileTypes.values[entry] = .sendable }
         return true
     }
 }
@@ -191,6 +210,8 @@ extension String {
     var trimmingSpaces: String {
         // On UTF-8: a space or tab byte is always a whole character.
         func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        // Nearly always nothing to trim: two bytes looked at, no index searched for.
+        guard let head = utf8.first, let tail = utf8.last, isSpace(head) || isSpace(tail) else { return self }
         guard let first = utf8.firstIndex(where: { !isSpace($0) }), let last = utf8.lastIndex(where: { !isSpace($0) }) else {
             return ""
         }
@@ -204,8 +225,6 @@ extension String {
 private final class AnswerCache {
     /// Room for the few dozen types of a file, so the table does not grow step by step.
     var results = [String: Bool](minimumCapacity: 64)
-    /// The stored property types of same-file types asked about (nil: one of them is unknown).
-    var storedTypes: [String: [String]?] = [:]
-    /// Same-file types found Sendable.
-    var sendableFileTypes: Set<String> = []
+    /// The same-file structs, enums and others by name, with what has been found out about them.
+    var fileTypes: [String: SendableOracle.FileType] = [:]
 }

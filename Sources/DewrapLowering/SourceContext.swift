@@ -142,7 +142,7 @@ struct SourceContext {
         guard let first = firstTokenEdit(in: range) else { return String(decoding: bytes[range], as: UTF8.self) }
         var result = CodeText(capacity: range.count + 16)
         appendText(bytes: range, firstEdit: first, to: &result)
-        return String(decoding: result.bytes, as: UTF8.self)
+        return String(decoding: result.slice, as: UTF8.self)
     }
 
     /// Appends the source bytes `range` to `output`, `$x` rewrites applied.

@@ -34,14 +34,14 @@ final class WrappedProperty {
     /// The `#if` branch the declaration sits in, if any.
     let placement: Placement?
     /// `willSet` and `didSet` observers.
-    let willSet: Accessor?
-    let didSet: Accessor?
+    let willSet: Observer?
+    let didSet: Observer?
 
     init(
         declaration: VariableDecl, binding: PatternBinding, wrapper: WrapperShape, attribute: Attribute, name: String,
         nameToken: Int, valueType: String, storageValueType: String, isOptional: Bool, initializer: TokenSpan?,
         attributeArguments: TokenSpan?, storageType: String, projectedType: String?, access: String?, isStatic: Bool,
-        placement: Placement?, willSet: Accessor?, didSet: Accessor?, inner: [WrapperLayer] = [],
+        placement: Placement?, willSet: Observer?, didSet: Observer?, inner: [WrapperLayer] = [],
         composedSetter: WrapperShape.Setter = .none
     ) {
         self.declaration = declaration
@@ -104,6 +104,25 @@ final class WrappedProperty {
     var isBelowInternal: Bool { access == "private" || access == "fileprivate" }
 }
 
+/// A `willSet` or `didSet` with a body: its parameter and braces, all
+/// that lowering reads of it (a copy of the `Accessor` would retain its body's items).
+struct Observer {
+    /// `(name)` including the parentheses, if written.
+    var parameter: TokenSpan?
+    /// The body's `{`, and its `}` (nil when the file ended first).
+    var open: Int
+    var close: Int?
+
+    init(_ accessor: Accessor) {
+        parameter = accessor.parameter
+        open = accessor.body!.open
+        close = accessor.body!.close
+    }
+
+    /// The `{ … }`.
+    var blockSpan: TokenSpan { TokenSpan(open, (close ?? open) + 1) }
+}
+
 /// One wrapper of a composition other than the outermost.
 struct WrapperLayer {
     var attribute: Attribute
@@ -114,11 +133,19 @@ struct WrapperLayer {
 }
 
 /// Where a member sits in a `#if` region: the region and the branch.
-struct Placement {
-    var region: IfConfig
-    var clause: Int
+/// A class: every member of a branch shares it, and an optional struct this
+/// size is copied through its type's metadata (each member and property holds one).
+final class Placement {
+    let region: IfConfig
+    let clause: Int
     /// Inside a `#if` that is itself inside one.
-    var nested: Bool
+    let nested: Bool
+
+    init(region: IfConfig, clause: Int, nested: Bool) {
+        self.region = region
+        self.clause = clause
+        self.nested = nested
+    }
 }
 
 /// What the analysis says about one variable declaration.
@@ -140,15 +167,19 @@ func analyzeProperty(
     _ declaration: VariableDecl, in container: ContainerKind, placement: Placement?, context: SourceContext
 ) -> PropertyVerdict {
     let tree = context.tree
-    let wrappers = declaration.prefix.attributes.compactMap { attribute -> (Attribute, WrapperShape)? in
-        context.wrapper(of: attribute).map { (attribute, $0) }
+    // The first wrapper and how many there are: an array of them only for a composition (rare).
+    var first: (Attribute, WrapperShape)?
+    var wrapperCount = 0
+    for attribute in declaration.prefix.attributes {
+        guard let shape = context.wrapper(of: attribute) else { continue }
+        if first == nil { first = (attribute, shape) }
+        wrapperCount += 1
     }
-    guard let (attribute, wrapper) = wrappers.first else { return .notWrapped }
+    guard let (attribute, wrapper) = first else { return .notWrapped }
     let attributeOffset = tree.tokens[attribute.atSign].start
-    let otherWrappers = declaration.prefix.attributes.filter {
+    guard !declaration.prefix.attributes.contains(where: {
         $0.atSign != attribute.atSign && isUnknownWrapperCandidate($0, context: context)
-    }
-    guard otherWrappers.isEmpty else {
+    }) else {
         let name = declaration.bindings.first.map { context.text($0.pattern) } ?? ""
         return .leave(Diagnostic(.warning, at: attributeOffset, "cannot lower '\(name)': composed property wrappers are not supported yet"))
     }
@@ -195,18 +226,20 @@ func analyzeProperty(
         return .leave(Diagnostic(.error, at: tree.tokens[unavailable.name.lower].start,
             "stored properties cannot be marked unavailable with '@available'"))
     }
-    var willSet: Accessor?
-    var didSet: Accessor?
+    var willSet: Observer?
+    var didSet: Observer?
     if let accessors = binding.accessors {
         guard case .accessors(let list) = accessors.content,
               list.allSatisfy({ context.word($0.keyword) == .willSet || context.word($0.keyword) == .didSet }) else {
             return .leave(Diagnostic(.error, at: attributeOffset, "property wrapper cannot be applied to a computed property"))
         }
-        willSet = list.first { context.word($0.keyword) == .willSet }
-        didSet = list.first { context.word($0.keyword) == .didSet }
-        if willSet?.body == nil && willSet != nil || didSet?.body == nil && didSet != nil {
+        let willSetAccessor = list.first { context.word($0.keyword) == .willSet }
+        let didSetAccessor = list.first { context.word($0.keyword) == .didSet }
+        if willSetAccessor?.body == nil && willSetAccessor != nil || didSetAccessor?.body == nil && didSetAccessor != nil {
             return .leave(Diagnostic(.error, at: nameOffset, "expected '{' to start an observer body"))
         }
+        willSet = willSetAccessor.map(Observer.init)
+        didSet = didSetAccessor.map(Observer.init)
     }
     if container == .protocol {
         // `static` in a protocol extension or requirement: not stored, not lowered.
@@ -231,11 +264,11 @@ func analyzeProperty(
     }
     if let type = binding.type {
         valueType = context.text(type)
-    } else if wrappers.count == 1 && (!bindings.isEmpty || wrapper.genericParameters.isEmpty) {
+    } else if wrapperCount == 1 && (!bindings.isEmpty || wrapper.genericParameters.isEmpty) {
         valueType = wrapper.wrappedValueType(bindings)
     } else if let initializer = binding.initializer {
         valueType = TypeInference(context: context).type(of: initializer)
-    } else if wrappers.count == 1, let arguments = attributeArguments {
+    } else if wrapperCount == 1, let arguments = attributeArguments {
         // `@Environment(Model.self)`: a `T.self` argument for a parameter of type `Value.Type` gives `Value`.
         bindings = genericArguments(fromMetatypeArguments: context.text(arguments), of: wrapper)
         if wrapper.genericParameters.allSatisfy({ bindings[$0] != nil }) {
@@ -245,19 +278,26 @@ func analyzeProperty(
     guard let valueType else {
         return .leave(Diagnostic(.warning, at: nameOffset, "cannot lower '\(name)': its type cannot be read from the source; add a type annotation"))
     }
-    if wrappers.count > 1 {
+    if wrapperCount > 1 {
+        let layers = declaration.prefix.attributes.compactMap { attribute in context.wrapper(of: attribute).map { (attribute, $0) } }
         return analyzeComposition(
-            declaration, layers: wrappers, binding: binding, name: name, nameToken: nameToken, valueType: valueType,
+            declaration, layers: layers, binding: binding, name: name, nameToken: nameToken, valueType: valueType,
             container: container, isStatic: isStatic, placement: placement, willSet: willSet, didSet: didSet, context: context)
     }
-    let isImplicitlyUnwrapped = valueType.hasSuffix("!")
+    // The marks are ASCII and end the type: its last byte, not a Character comparison.
+    let lastByte = valueType.utf8.last
+    let isImplicitlyUnwrapped = lastByte == UInt8(ascii: "!")
     let storageValueType = isImplicitlyUnwrapped ? String(valueType.dropLast()) + "?" : valueType
-    let isOptional = isImplicitlyUnwrapped || valueType.hasSuffix("?") || valueType.hasPrefix("Optional<")
+    let isOptional = isImplicitlyUnwrapped || lastByte == UInt8(ascii: "?") || valueType.hasPrefix("Optional<")
     // Without generic arguments on the attribute, they follow from the wrapper and the value type alone.
     let key = bindings.isEmpty ? DerivedTypes.Key(wrapper: ObjectIdentifier(wrapper), valueType: storageValueType) : nil
     let types: DerivedTypes.Entry?
     if let key, let known = context.derivedTypes.byKey[key] {
         types = known
+    } else if let key, let plain = wrapper.typesForPlainName(storageValueType) {
+        // `State<Value>` for `Int`: matching the value type would bind `Value` to it, and nothing else.
+        types = DerivedTypes.Entry(storageType: plain.storage, projectedType: plain.projected)
+        context.derivedTypes.byKey[key] = .some(types)
     } else {
         // The storage's generic arguments: matched from `wrappedValue`'s declared type, then from same-type requirements.
         if !wrapper.genericParameters.isEmpty {
@@ -293,7 +333,7 @@ func analyzeProperty(
 /// or is left to an init (V-3c); anything else stays as written, with a warning.
 private func analyzeComposition(
     _ declaration: VariableDecl, layers: [(Attribute, WrapperShape)], binding: PatternBinding, name: String, nameToken: Int,
-    valueType: String, container: ContainerKind, isStatic: Bool, placement: Placement?, willSet: Accessor?, didSet: Accessor?,
+    valueType: String, container: ContainerKind, isStatic: Bool, placement: Placement?, willSet: Observer?, didSet: Observer?,
     context: SourceContext
 ) -> PropertyVerdict {
     let nameOffset = context.tree.tokens[nameToken].start

@@ -100,7 +100,32 @@ public final class WrapperShape: Sendable {
             typeTokens(qualifiedMemberType(type, of: name, genericParameters: genericParameters, nestedTypes: nestedTypes))
         }
         wrappedValueTokens = qualified(wrappedValue.type)
-        projectedValueTokens = projectedValue.map { qualified($0.type) }
+        let projectedTokens = projectedValue.map { qualified($0.type) }
+        projectedValueTokens = projectedTokens
+        if genericParameters.count == 1, wrappedValue.type == genericParameters[0] {
+            let parameter = genericParameters[0]
+            plainValueSlots = PlainValueSlots(
+                storage: [name + "<", ">"], projected: projectedTokens.map { typeTextSlots($0, at: parameter) })
+        } else {
+            plainValueSlots = nil
+        }
+    }
+
+    /// For a wrapper whose `wrappedValue` has the type of its only generic
+    /// parameter (`State<Value>`): the storage and projection type texts cut
+    /// where that parameter goes. A value type that is one plain name (`Int`,
+    /// `Item`) fills the cuts as matching and substituting type tokens would.
+    struct PlainValueSlots: Sendable {
+        var storage: [String]
+        var projected: [String]?
+    }
+    let plainValueSlots: PlainValueSlots?
+
+    /// The storage and projection types for a value type spelled as one plain
+    /// name, when `plainValueSlots` applies; nil otherwise.
+    func typesForPlainName(_ valueType: String) -> (storage: String, projected: String?)? {
+        guard let slots = plainValueSlots, isPlainTypeName(valueType) else { return nil }
+        return (fill(slots.storage, with: valueType), slots.projected.map { fill($0, with: valueType) })
     }
 
     public enum Sendability: Sendable {
@@ -534,24 +559,67 @@ func typeTokens(_ text: String) -> [String] {
 
 /// Joins type tokens back into the usual spelling.
 func typeText(_ tokens: [String]) -> String {
-    var result = ""
-    // Whether `result` ends in a name byte: a name right after one needs a space (`some View`).
-    var endsInName = false
+    var writer = TypeTextWriter()
+    for token in tokens { writer.append(token) }
+    return writer.text
+}
+
+/// `typeText(tokens)` cut before and after each token `parameter` (a plain
+/// name): the pieces that any other plain name joins back together.
+func typeTextSlots(_ tokens: [String], at parameter: String) -> [String] {
+    var writer = TypeTextWriter()
+    var slots: [String] = []
+    var sliceStart = writer.text.utf8.count
     for token in tokens {
+        writer.append(token)
+        guard token == parameter else { continue }
+        let end = writer.text.utf8.count
+        let utf8 = Array(writer.text.utf8)
+        slots.append(String(decoding: utf8[sliceStart..<end - parameter.utf8.count], as: UTF8.self))
+        sliceStart = end
+    }
+    slots.append(String(decoding: Array(writer.text.utf8)[sliceStart...], as: UTF8.self))
+    return slots
+}
+
+/// A type's text, token by token, spaced the usual way.
+private struct TypeTextWriter {
+    private(set) var text = ""
+    /// Whether `text` ends in a name byte: a name right after one needs a space (`some View`).
+    private var endsInName = false
+
+    mutating func append(_ token: String) {
         switch token {
-        case ",", ":": result += token + " "
-        case "->": result += " -> "
-        case "&": result += " & "
+        case ",", ":": text += token + " "
+        case "->": text += " -> "
+        case "&": text += " & "
         default:
-            if startsName(token.utf8.first ?? 0) && endsInName { result += " " }
-            result += token
+            if startsName(token.utf8.first ?? 0) && endsInName { text += " " }
+            text += token
             let last = token.utf8.last ?? 0
             endsInName = last >= 0x80 || isASCIINameByte(last)
-            continue
+            return
         }
         endsInName = false
     }
+}
+
+/// `slots` joined with `filler` between them, appended piece by piece
+/// (`joined(separator:)` costs some two thousand instructions for a short type).
+private func fill(_ slots: [String], with filler: String) -> String {
+    var result = slots[0]
+    for slot in slots.dropFirst() {
+        result += filler
+        result += slot
+    }
     return result
+}
+
+/// One name as `typeTokens` reads it (`Int`, `Item`, `T2`): it is then one
+/// token, spaced like any other name.
+func isPlainTypeName(_ text: String) -> Bool {
+    guard let first = text.utf8.first, startsName(first) else { return false }
+    return text.utf8.allSatisfy { $0 >= 0x80 || isASCIINameByte($0) }
 }
 
 /// Binds the generic parameters in `pattern` by matching it against `concrete`:
