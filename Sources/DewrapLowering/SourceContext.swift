@@ -105,6 +105,24 @@ struct SourceContext {
         return isSpelled(tree.tokens[span.lower].start..<tree.tokens[span.upper - 1].end, spelling)
     }
 
+    /// Whether the bytes of tokens `span` (with the trivia between them) contain `text`, without
+    /// making a String (String.contains(String) also costs ~185K instructions on its first use).
+    func span(_ span: TokenSpan, contains text: StaticString) -> Bool {
+        guard !span.isEmpty else { return text.utf8CodeUnitCount == 0 }
+        let range = tree.tokens[span.lower].start..<tree.tokens[span.upper - 1].end
+        return text.withUTF8Buffer { text in
+            guard let head = text.first else { return true }
+            return bytes.withUnsafeBufferPointer { all in
+                var start = range.lowerBound
+                while start + text.count <= range.upperBound {
+                    if all[start] == head && sameBytes(UnsafeBufferPointer(rebasing: all[start..<start + text.count]), text) { return true }
+                    start += 1
+                }
+                return false
+            }
+        }
+    }
+
     private func isSpelled(_ range: Range<Int>, _ spelling: StaticString) -> Bool {
         spelling.withUTF8Buffer { isSpelled(range, $0) }
     }

@@ -434,7 +434,7 @@ private func readShape(_ type: TypeDecl, extensions: [TypeDecl], context: Source
 
 private func readInitializer(_ function: FunctionDecl, context: SourceContext) -> WrapperShape.Initializer {
     let labels = function.parameters.map { parameter in parameter.firstName.map { context.text($0) } ?? "_" }
-    let first = function.parameters.first?.type.map { context.text($0) } ?? ""
+    let firstIsAutoclosure = function.parameters.first?.type.map { context.span($0, contains: "@autoclosure") } ?? false
     var sameType: [(String, String)] = []
     if let whereClause = function.whereClause {
         for requirement in splitTopLevel(String(context.text(whereClause).dropFirst("where".count)), on: ",") {
@@ -444,7 +444,7 @@ private func readInitializer(_ function: FunctionDecl, context: SourceContext) -
             }
         }
     }
-    var initializer = WrapperShape.Initializer(labels: labels, firstIsAutoclosure: first.contains("@autoclosure"), sameType: sameType)
+    var initializer = WrapperShape.Initializer(labels: labels, firstIsAutoclosure: firstIsAutoclosure, sameType: sameType)
     initializer.parameterTypes = function.parameters.map { parameter in parameter.type.map { context.text($0) } ?? "" }
     initializer.defaults = function.parameters.map { $0.defaultValue != nil }
     return initializer
