@@ -222,13 +222,23 @@ struct SourceContext {
 
 private func detectIndentUnit(_ bytes: [UInt8], lines: LineTable) -> String {
     var smallest = Int.max
-    for start in lines.lineStarts {
-        if start < bytes.count && bytes[start] == 9 { return "\t" }
-        var end = start
-        while end < bytes.count && bytes[end] == 32 { end += 1 }
-        let next = end < bytes.count ? bytes[end] : 10
-        if end > start && next != 10 && next != 13 { smallest = min(smallest, end - start) }
+    // Read through a buffer pointer, and a line's spaces only as far as the smallest indent so far:
+    // a deeper one cannot change it.
+    let tab: Bool = bytes.withUnsafeBufferPointer { bytes in
+        lines.lineStarts.withUnsafeBufferPointer { lineStarts in
+            for start in lineStarts {
+                if start < bytes.count && bytes[start] == 9 { return true }
+                let limit = smallest < bytes.count - start ? start + smallest : bytes.count
+                var end = start
+                while end < limit && bytes[end] == 32 { end += 1 }
+                if end - start == smallest { continue }
+                let next = end < bytes.count ? bytes[end] : 10
+                if end > start && next != 10 && next != 13 { smallest = end - start }
+            }
+            return false
+        }
     }
+    if tab { return "\t" }
     return smallest >= 2 && smallest <= 8 ? String(repeating: " ", count: smallest) : "    "
 }
 
