@@ -604,15 +604,26 @@ private struct TypeTextWriter {
     }
 }
 
-/// `slots` joined with `filler` between them, appended piece by piece
-/// (`joined(separator:)` costs some two thousand instructions for a short type).
+/// `slots` joined with `filler` between them, written into a String of its
+/// exact size (`joined(separator:)` costs some two thousand instructions for a
+/// short type, appending piece by piece some five hundred).
 private func fill(_ slots: [String], with filler: String) -> String {
-    var result = slots[0]
-    for slot in slots.dropFirst() {
-        result += filler
-        result += slot
+    var filler = filler
+    var size = filler.utf8.count * (slots.count - 1)
+    for slot in slots { size += slot.utf8.count }
+    return filler.withUTF8 { filler in
+        String(unsafeUninitializedCapacity: size) { target in
+            var end = 0
+            for (index, slot) in slots.enumerated() {
+                if index > 0 {
+                    end = target[end...].initialize(fromContentsOf: filler)
+                }
+                var slot = slot
+                end = slot.withUTF8 { target[end...].initialize(fromContentsOf: $0) }
+            }
+            return end
+        }
     }
-    return result
 }
 
 /// One name as `typeTokens` reads it (`Int`, `Item`, `T2`): it is then one
