@@ -91,6 +91,7 @@ public final class WrapperShape: Sendable {
         self.kind = kind
         self.genericParameters = genericParameters
         self.initializers = initializers
+        hasInitWrappedValue = initializers.contains { $0.labels.first == "wrappedValue" }
         self.wrappedValue = wrappedValue
         self.projectedValue = projectedValue
         self.enclosingInstance = enclosingInstance
@@ -133,7 +134,8 @@ public final class WrapperShape: Sendable {
     }
 
     /// `init(wrappedValue:…)` exists (V-1, M-4).
-    public var hasInitWrappedValue: Bool { initializers.contains { $0.labels.first == "wrappedValue" } }
+    /// Asked several times for every property: found once, with the initializers.
+    public let hasInitWrappedValue: Bool
 
     /// `W()` is valid (V-3b): an init without parameters or with defaults for all of them, as swiftc counts it.
     public var hasInitWithoutArguments: Bool { initializers.contains(where: \.isCallableWithoutArguments) }
