@@ -284,11 +284,18 @@ func analyzeProperty(
             declaration, layers: layers, binding: binding, name: name, nameToken: nameToken, valueType: valueType,
             container: container, isStatic: isStatic, placement: placement, willSet: willSet, didSet: didSet, context: context)
     }
-    // The marks are ASCII and end the type: its last byte, not a Character comparison.
-    let lastByte = valueType.utf8.last
+    // The marks are ASCII and end or start the type: read as bytes, not compared as Characters.
+    var utf8 = valueType
+    let (lastByte, startsOptional) = utf8.withUTF8 { bytes in
+        let prefix: StaticString = "Optional<"
+        let startsOptional = bytes.count >= prefix.utf8CodeUnitCount && prefix.withUTF8Buffer {
+            sameBytes(UnsafeBufferPointer(rebasing: bytes[..<$0.count]), $0)
+        }
+        return (bytes.last, startsOptional)
+    }
     let isImplicitlyUnwrapped = lastByte == UInt8(ascii: "!")
     let storageValueType = isImplicitlyUnwrapped ? String(valueType.dropLast()) + "?" : valueType
-    let isOptional = isImplicitlyUnwrapped || lastByte == UInt8(ascii: "?") || valueType.hasPrefix("Optional<")
+    let isOptional = isImplicitlyUnwrapped || lastByte == UInt8(ascii: "?") || startsOptional
     // Without generic arguments on the attribute, they follow from the wrapper and the value type alone.
     let key = bindings.isEmpty ? DerivedTypes.Key(wrapper: ObjectIdentifier(wrapper), valueType: storageValueType) : nil
     let types: DerivedTypes.Entry?
