@@ -92,6 +92,7 @@ public final class WrapperShape: Sendable {
         self.genericParameters = genericParameters
         self.initializers = initializers
         hasInitWrappedValue = initializers.contains { $0.labels.first == "wrappedValue" }
+        wrappedValueIsAutoclosure = initializers.contains { $0.labels.first == "wrappedValue" && $0.firstIsAutoclosure }
         self.wrappedValue = wrappedValue
         self.projectedValue = projectedValue
         self.enclosingInstance = enclosingInstance
@@ -178,9 +179,8 @@ public final class WrapperShape: Sendable {
     public var hasInitProjectedValue: Bool { initializers.contains { $0.labels == ["projectedValue"] } }
 
     /// The `init(wrappedValue:)` takes an autoclosure (M-4: `@autoclosure @escaping () -> T`).
-    public var wrappedValueIsAutoclosure: Bool {
-        initializers.contains { $0.labels.first == "wrappedValue" && $0.firstIsAutoclosure }
-    }
+    /// Asked for every memberwise parameter: found once, with the initializers.
+    public let wrappedValueIsAutoclosure: Bool
 }
 
 /// The wrapper shapes known to one lowering, by type name.
