@@ -45,15 +45,15 @@ struct SourceContext {
             return shapes.shape(named: attributeTypeName(attribute, context: self))
         }
         let range = tree.tokens[attribute.name.lower].range
-        let known = bytes.withUnsafeBufferPointer { wrappersByName.index(of: UnsafeBufferPointer(rebasing: $0[range])) }
-        if let known { return wrappersByName.wrappers[known] }
+        let known = bytes.withUnsafeBufferPointer { wrappersByName.known(UnsafeBufferPointer(rebasing: $0[range])) }
+        if let known { return known }
         return wrappersByName.add(Array(bytes[range]), shapes.shape(named: text(attribute.name.lower)))
     }
 
     /// The wrapper named `name` (`State`, `SwiftUI.State`), if lowering knows it.
     func wrapper(named name: String) -> WrapperShape? {
         var utf8 = name
-        if let known = utf8.withUTF8({ wrappersByName.index(of: $0) }) { return wrappersByName.wrappers[known] }
+        if let known = utf8.withUTF8({ wrappersByName.known($0) }) { return known }
         return wrappersByName.add(Array(name.utf8), shapes.shape(named: name))
     }
 
@@ -259,16 +259,17 @@ func sourceLocation(_ file: String, line: Int) -> String {
 /// context. A file asks about few names: a short list searched by bytes,
 /// where a table would hash a String made for every attribute.
 private final class WrappersByName {
-    private var names: [[UInt8]] = []
-    private(set) var wrappers: [WrapperShape?] = []
+    /// One array, read with one access to the class's storage (each access is checked at run time).
+    private var entries: [(name: [UInt8], wrapper: WrapperShape?)] = []
 
-    func index(of name: UnsafeBufferPointer<UInt8>) -> Int? {
-        names.indices.first { names[$0].withUnsafeBufferPointer { sameBytes($0, name) } }
+    /// The wrapper found for `name` (nil inside: none), or nil when `name` was never asked about.
+    func known(_ name: UnsafeBufferPointer<UInt8>) -> WrapperShape?? {
+        for entry in entries where entry.name.withUnsafeBufferPointer({ sameBytes($0, name) }) { return .some(entry.wrapper) }
+        return nil
     }
 
     func add(_ name: [UInt8], _ wrapper: WrapperShape?) -> WrapperShape? {
-        names.append(name)
-        wrappers.append(wrapper)
+        entries.append((name, wrapper))
         return wrapper
     }
 }
