@@ -247,11 +247,19 @@ func parseArguments(_ arguments: [String]) throws(UsageError) -> Invocation {
     return invocation
 }
 
-/// The last path component, as the output folder names it.
+/// The last path component, as the output folder names it (`a/b/` gives `b`,
+/// `/` itself). Found on the UTF-8 bytes, where `/` is always a whole
+/// character: counting and splitting Characters cost some 10K instructions a path.
 func baseName(_ path: String) -> String {
-    var trimmed = Substring(path)
-    while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
-    return String(trimmed.split(separator: "/").last ?? trimmed)
+    let bytes = Array(path.utf8)
+    let slash = UInt8(ascii: "/")
+    var end = bytes.count
+    while end > 1 && bytes[end - 1] == slash { end -= 1 }
+    var start = end
+    while start > 0 && bytes[start - 1] != slash { start -= 1 }
+    // Nothing but slashes is left: the root, as given.
+    if start == end { start = 0 }
+    return String(decoding: bytes[start..<end], as: UTF8.self)
 }
 
 private func firstDuplicate(_ items: [String]) -> String? {
