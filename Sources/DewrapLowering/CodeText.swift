@@ -21,16 +21,8 @@ struct CodeText {
 
     var isEmpty: Bool { count == 0 }
 
-    /// The text written, as an array of its own.
-    var bytes: [UInt8] {
-        consuming get {
-            storage.removeLast(storage.count - count)
-            return storage
-        }
-    }
-
     /// The text written, as a slice of the buffer (the bytes of an `Edit`): the room
-    /// after it stays, unused (`removeLast` of it costs some 800 instructions).
+    /// after it stays, unused (trimming it with `removeLast` costs some 800 instructions).
     var slice: ArraySlice<UInt8> {
         consuming get { storage[..<count] }
     }

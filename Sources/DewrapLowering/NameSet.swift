@@ -44,8 +44,6 @@ struct NameSet {
         for index in ends.indices { place(index) }
     }
 
-    var isEmpty: Bool { ends.isEmpty }
-
     func contains(_ name: String) -> Bool {
         var name = name
         return name.withUTF8 { contains($0) }

@@ -18,7 +18,7 @@ struct CodeTextTests {
                 expected += piece
             }
             #expect(text.count == expected.utf8.count)
-            #expect(text.bytes == Array(expected.utf8))
+            #expect(Array(text.slice) == Array(expected.utf8))
         }
     }
 
@@ -31,11 +31,11 @@ struct CodeTextTests {
         other.append(text, mark..<text.count)
         text.truncate(to: mark - 3)
         text += ";"
-        #expect(String(decoding: text.bytes, as: UTF8.self) == "var x;")
-        #expect(String(decoding: other.bytes, as: UTF8.self) == "W(wrappedValue: 1)")
+        #expect(String(decoding: text.slice, as: UTF8.self) == "var x;")
+        #expect(String(decoding: other.slice, as: UTF8.self) == "W(wrappedValue: 1)")
         var empty = CodeText()
         empty += ""
         empty.truncate(to: 10)
-        #expect(empty.isEmpty && empty.bytes.isEmpty)
+        #expect(empty.isEmpty && empty.slice.isEmpty)
     }
 }
