@@ -1,0 +1,35 @@
+@testable import DewrapLowering
+import DewrapTestSupport
+import Testing
+
+/// `NameSet` hashes names by hand, with open addressing and its own growth:
+/// it must answer exactly as a `Set<String>` of the same names would.
+struct NameSetTests {
+    @Test func answersAsASetOfStringsAcrossGrowth() {
+        var random = SplitMix64(seed: 11)
+        let alphabet = Array("ab_Zé1$".unicodeScalars).map(String.init)
+        func name() -> String {
+            (0..<Int(random.next() % 6)).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] }.joined()
+        }
+        // Room for one name only: every insertion past a few goes through growth.
+        var names = NameSet(capacity: 1)
+        var expected = Set<String>()
+        for _ in 0..<500 {
+            let inserted = name()
+            names.insert(inserted)
+            expected.insert(inserted)
+            let asked = name()
+            #expect(names.contains(asked) == expected.contains(asked), "\(asked)")
+        }
+        for member in expected {
+            var bytes = member
+            #expect(bytes.withUTF8 { names.contains($0) }, "\(member)")
+        }
+    }
+
+    @Test func anEmptySetHoldsNothing() {
+        let names = NameSet(capacity: 0)
+        #expect(!names.contains(""))
+        #expect(!names.contains("State"))
+    }
+}
