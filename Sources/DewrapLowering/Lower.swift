@@ -22,15 +22,22 @@ public struct LoweringOptions: Sendable {
     public var wrapperShapes: WrapperShapes
     /// The language mode of the compilation the output is for (`--swift-version`).
     public var swiftVersion: SwiftLanguageMode
+    /// How much of function, accessor and closure bodies is parsed. By default a
+    /// body holding nothing lowering reads is stepped over (`PlainBlocks`); `.all`
+    /// parses every body, which gives the same result on code the compiler accepts
+    /// (tests and the corpus check compare the two) and also reports syntax errors
+    /// inside such bodies, leaving their type alone.
+    public var bodies: BodyParsing
 
     public init(
         strict: Bool = false, lineDirectives: String? = nil, wrapperShapes: WrapperShapes = WrapperShapes(),
-        swiftVersion: SwiftLanguageMode = .swift6
+        swiftVersion: SwiftLanguageMode = .swift6, bodies: BodyParsing = .skippingPlain
     ) {
         self.strict = strict
         self.lineDirectives = lineDirectives
         self.wrapperShapes = wrapperShapes
         self.swiftVersion = swiftVersion
+        self.bodies = bodies
     }
 }
 
@@ -49,7 +56,9 @@ public struct LoweringResult: Sendable {
 /// Member properties wrapped with a catalog wrapper (SPEC table T) or one whose
 /// declaration dewrap has (in the input or `options.wrapperShapes`) are lowered
 /// (SPEC Decisions 1–5, 7); everything else is copied byte for byte. Lexical
-/// and parse problems are warnings, and a type with one inside is left alone.
+/// and parse problems are warnings, and a type with one inside is left alone
+/// (by default bodies that hold nothing lowering reads are not parsed, so a
+/// syntax error in one is left for the compiler to report; see `options.bodies`).
 public func lower(_ source: [UInt8], fileName: String, options: LoweringOptions = LoweringOptions()) -> LoweringResult {
     // Most library files have no attribute but the compiler's: copied without lexing.
     if source.count <= Lexer.maximumInputSize && !mayHaveWrapperAttribute(source) {
@@ -64,7 +73,7 @@ public func lower(_ source: [UInt8], fileName: String, options: LoweringOptions 
         let warnings = lexed.diagnostics.map { Diagnostic(options.strict ? .error : .warning, at: $0.offset, $0.message) }
         return LoweringResult(output: source, diagnostics: warnings)
     }
-    let tree = Parser.parse(source, lexed: lexed)
+    let tree = Parser.parse(source, lexed: lexed, bodies: options.bodies)
     var context = SourceContext(bytes: source, tree: tree, lineDirectives: options.lineDirectives)
     // The file's own wrappers win over `--wrapper-sources`, which win over the catalog.
     var shapes = options.wrapperShapes

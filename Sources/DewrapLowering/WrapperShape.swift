@@ -215,7 +215,7 @@ public struct WrapperShapes: Sendable {
 
     /// Every `@propertyWrapper` type declared in `source` (extensions of it in the same source included).
     public init(readingDeclarationsIn source: [UInt8]) {
-        self.init(context: SourceContext(bytes: source, tree: Parser.parse(source)))
+        self.init(context: SourceContext(bytes: source, tree: Parser.parse(source, bodies: .skippingPlain)))
     }
 
     /// The wrappers and protocols declared in a parsed file.

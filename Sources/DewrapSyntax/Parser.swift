@@ -20,6 +20,9 @@ public struct SourceTree: Sendable {
     public var diagnostics: [Diagnostic]
     /// Which rarer declarations the file holds at all.
     public var census = SyntaxCensus()
+    /// The code blocks the parser stepped over (`BodyParsing.skippingPlain`), from
+    /// `{` to `}`, in source order: their items are not in the tree.
+    public var steppedOver: [TokenSpan] = []
 }
 
 /// Whether the file holds declarations that a reader otherwise finds only by
@@ -44,12 +47,12 @@ public struct SyntaxCensus: Sendable, Equatable {
 public enum Parser {
     public static let maximumNesting = 128
 
-    public static func parse(_ bytes: [UInt8]) -> SourceTree {
-        parse(bytes, lexed: Lexer.lex(bytes))
+    public static func parse(_ bytes: [UInt8], bodies: BodyParsing = .all) -> SourceTree {
+        parse(bytes, lexed: Lexer.lex(bytes), bodies: bodies)
     }
 
     /// Parses tokens already lexed from `bytes`.
-    public static func parse(_ bytes: [UInt8], lexed: LexedSource) -> SourceTree {
+    public static func parse(_ bytes: [UInt8], lexed: LexedSource, bodies: BodyParsing = .all) -> SourceTree {
         bytes.withUnsafeBufferPointer { text in
             guard !lexed.tokens.isEmpty else {
                 return SourceTree(
@@ -57,13 +60,14 @@ public enum Parser {
                     scopeNames: [], lexerDiagnostics: lexed.diagnostics, diagnostics: [])
             }
             var state = ParserState(text: text, tokens: lexed.tokens)
+            if bodies == .skippingPlain { state.plainBlocks = PlainBlocks(tokens: lexed.tokens, text: text) }
             let items = state.parseFile()
             return SourceTree(
                 tokens: lexed.tokens, items: items, dollarReferences: state.dollarReferences,
                 expressionGenericArguments: state.expressionGenericArguments,
                 scopes: state.scopes, scopeChildren: state.scopeChildren, scopeNames: state.scopeNames,
                 lexerDiagnostics: lexed.diagnostics, diagnostics: state.diagnostics,
-                census: state.census)
+                census: state.census, steppedOver: state.steppedOver)
         }
     }
 }
@@ -154,6 +158,12 @@ struct ParserState {
     var patternNames: [Int]?
     /// Inside a `let`/`var` pattern, or a `for` pattern: identifiers bind names.
     var bindingPattern = false
+    /// Set when plain code blocks are stepped over (`BodyParsing.skippingPlain`).
+    var plainBlocks: PlainBlocks?
+    var steppedOver: [TokenSpan] = []
+    /// Inside a block that lowering reads whole (an initializer's body, a body
+    /// holding an attribute): nothing in it is stepped over.
+    var readsWhole = 0
 
     init(text: UnsafeBufferPointer<UInt8>, tokens: [Token]) {
         view = TokenView(text: text, tokens: tokens, last: tokens.count - 1)
@@ -313,6 +323,38 @@ struct ParserState {
             case .rightParen, .rightSquare, .rightBrace, .interpolationEnd: depth -= 1
             case .endOfFile: return
             default: break
+            }
+            advance()
+        } while depth > 0 && !atEnd
+    }
+
+    /// Steps over a plain block (see `PlainBlocks`) from its `{` to just past its
+    /// `}`, recording its `$name` references as the full parse would: each stands
+    /// where a reference does, so its qualifier is the token before it, or is an
+    /// argument label.
+    mutating func skipPlainBlock() {
+        let open = index
+        defer { steppedOver.append(TokenSpan(open, index)) }
+        var depth = 0
+        repeat {
+            switch kind {
+            case .leftParen, .leftSquare, .leftBrace, .interpolationStart:
+                depth += 1
+            case .rightParen, .rightSquare, .rightBrace, .interpolationEnd:
+                depth -= 1
+            case .dollarIdentifier:
+                if kind(at: index + 1) == .colon {
+                    break  // an argument label
+                }
+                if tokens[index - 1].kind == .period {
+                    let base = index - 2
+                    let isSelf = words[base] == .self && (base == 0 || tokens[base - 1].kind != .period)
+                    recordDollar(index, isSelf ? .selfDot(base) : .expressionDot(index - 1))
+                } else {
+                    recordDollar(index, .none)
+                }
+            default:
+                break
             }
             advance()
         } while depth > 0 && !atEnd

@@ -127,6 +127,16 @@ extension ParserState {
     /// scope before the items (parameters, `newValue`, …).
     mutating func parseBlock(_ kind: ScopeKind, context: ItemContext = .code, declareNames: (inout ParserState) -> Void = { _ in }) -> Block {
         let open = index
+        var readWhole = false
+        if context == .code, let plainBlocks, readsWhole == 0 {
+            if plainBlocks.isPlain(open) {
+                skipPlainBlock()
+                return Block(open: open, close: index - 1, items: [])
+            }
+            readWhole = plainBlocks.holdsAttribute(open)
+        }
+        if readWhole { readsWhole += 1 }
+        defer { if readWhole { readsWhole -= 1 } }
         guard enterNesting() else {
             skipBalanced()
             return Block(open: open, close: index - 1, items: [])
@@ -337,7 +347,13 @@ extension ParserState {
             if kind == .subscript {
                 accessors = parseAccessorBlock()
             } else {
+                // Read whole: an initializer's body (assignments to wrapped properties become
+                // storage initialization, SPEC N-1…N-4, in any nested block), and the body of a
+                // function with wrapped parameters (its statements are rewritten, P-1).
+                let readWhole = kind == .initializer || parameters.contains { !$0.attributes.isEmpty }
+                if readWhole { readsWhole += 1 }
                 body = parseBlock(.block)
+                if readWhole { readsWhole -= 1 }
             }
         }
         popScope(scope, end: end)

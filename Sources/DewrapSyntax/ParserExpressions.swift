@@ -333,6 +333,18 @@ extension ParserState {
     /// `{ [captures] (params) -> T in items }`, in its own scope.
     mutating func scanClosure() {
         let open = index
+        var readWhole = false
+        if let plainBlocks, readsWhole == 0 {
+            if plainBlocks.isPlain(open) {
+                skipPlainBlock()
+                closureCollector.append(Closure(
+                    kind: .closure, open: open, close: index - 1, captureList: nil, parameters: [], signature: nil, items: []))
+                return
+            }
+            readWhole = plainBlocks.holdsAttribute(open)
+        }
+        if readWhole { readsWhole += 1 }
+        defer { if readWhole { readsWhole -= 1 } }
         guard enterNesting() else {
             skipBalanced()
             return

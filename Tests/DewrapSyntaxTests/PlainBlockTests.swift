@@ -1,0 +1,106 @@
+import DewrapSyntax
+import Testing
+
+/// `BodyParsing.skippingPlain`: which bodies are stepped over, and that the
+/// `$name` references recorded while stepping are those the full parse records.
+struct PlainBlockTests {
+    /// A function body, and whether the parser may step over it.
+    static let bodies: [(body: String, skipped: Bool)] = [
+        ("a.b()", true),
+        ("let done = items.filter { $0.isDone }.count", true),
+        ("a.$x", true),
+        ("self.$x", true),
+        ("a.self.$x", true),
+        ("a?.$x", true),
+        ("f()[0].$x", true),
+        ("f($x)", true),
+        ("f(a, $x)", true),
+        ("Toggle(isOn: $x)", true),
+        ("f(\n    $x)", true),
+        ("f(c ? a : $x)", true),
+        ("let s = \"v \\($x)\"", true),
+        ("y = $x", true),
+        ("return $x", true),
+        ("g { $x }", true),
+        ("if c { Button(\"b\") { x += 1 } }", true),
+        // A label, a pattern, a type, after an operator or a keyword: the full parse decides.
+        ("f($x: 1)", true),
+        ("f(a, $x: $y)", true),
+        ("[$x: 1]", false),
+        ("[a: 1, $x: 1]", false),
+        ("(\n    $x: 1)", false),
+        ("let ($x, y) = t", false),
+        ("let a: [$T] = []", false),
+        ("c ? $a : $b", false),
+        ("f(a + $x)", false),
+        ("if $x.wrappedValue {}", false),
+        ("(\n    $x\n)", false),
+        // What lowering reads.
+        ("\\.$x", false),
+        ("@State var x = 0", false),
+        ("items.map { x in x }", false),
+        ("for x in xs {}", false),
+        ("struct S {}", false),
+        ("func g() {}", false),
+        ("#if DEBUG\n#endif", false),
+        ("#warning(\"w\")", false),
+        // Badly nested: left to the parser's recovery.
+        ("f(]", false),
+    ]
+
+    @Test(arguments: bodies.indices)
+    func plainBodiesAreSteppedOverWithTheSameReferences(_ index: Int) {
+        let (body, skipped) = Self.bodies[index]
+        let source = Array("func f() {\n    \(body)\n}\n".utf8)
+        let full = Parser.parse(source)
+        let skipping = Parser.parse(source, bodies: .skippingPlain)
+        #expect(Self.bodyItems(full) > 0, "\(body)")
+        #expect((Self.bodyItems(skipping) == 0) == skipped, "\(body)")
+        #expect(Self.references(skipping) == Self.references(full), "\(body)")
+        #expect(skipping.census == full.census, "\(body)")
+    }
+
+    @Test func anInitializerIsReadWhole() {
+        let source = Array("struct S {\n    init() { if c { x = 1 } else { x = 2 } }\n    func f() { if c { x = 1 } }\n}\n".utf8)
+        let tree = Parser.parse(source, bodies: .skippingPlain)
+        guard case .type(let type) = tree.items.first, let members = type.body?.items,
+              case .function(let initializer) = members[0], case .function(let function) = members[1],
+              case .statement(let ifInInit) = initializer.body?.items.first else {
+            Issue.record("unexpected tree")
+            return
+        }
+        #expect(ifInInit.blocks.map(\.items.count) == [1, 1])
+        #expect(function.body?.items.isEmpty == true)
+    }
+
+    @Test func aBodyHoldingAnAttributeIsReadWhole() {
+        let source = Array("func f() {\n    @W var x: Int\n    if c { x = 1 } else { x = 2 }\n}\nfunc g() { if c { x = 1 } }\n".utf8)
+        let tree = Parser.parse(source, bodies: .skippingPlain)
+        guard case .function(let f) = tree.items[0], case .function(let g) = tree.items[1],
+              let items = f.body?.items, items.count == 2, case .statement(let ifStatement) = items[1] else {
+            Issue.record("unexpected tree")
+            return
+        }
+        #expect(ifStatement.blocks.map(\.items.count) == [1, 1])
+        #expect(g.body?.items.isEmpty == true)
+    }
+
+    @Test func steppedOverBlocksAreListed() {
+        let source = Array("func f() { a() }\nfunc g() { @W var x = 1 }\nfunc h() { b { c() } }\n".utf8)
+        let tree = Parser.parse(source, bodies: .skippingPlain)
+        let texts = tree.steppedOver.map { span in
+            tree.tokens[span.lower..<span.upper].map { String(decoding: source[$0.start..<$0.end], as: UTF8.self) }.joined()
+        }
+        #expect(texts == ["{a()}", "{b{c()}}"])
+        #expect(Parser.parse(source).steppedOver.isEmpty)
+    }
+
+    static func bodyItems(_ tree: SourceTree) -> Int {
+        guard case .function(let function) = tree.items.first else { return -1 }
+        return function.body?.items.count ?? -1
+    }
+
+    static func references(_ tree: SourceTree) -> [String] {
+        tree.dollarReferences.map { "\($0.token) \($0.qualifier)" }
+    }
+}
