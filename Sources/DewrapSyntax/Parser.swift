@@ -328,36 +328,24 @@ struct ParserState {
         } while depth > 0 && !atEnd
     }
 
-    /// Steps over a plain block (see `PlainBlocks`) from its `{` to just past its
-    /// `}`, recording its `$name` references as the full parse would: each stands
-    /// where a reference does, so its qualifier is the token before it, or is an
-    /// argument label.
-    mutating func skipPlainBlock() {
+    /// Steps over the plain block (see `PlainBlocks`) from the `{` here to just past
+    /// its `}` at `close`, recording the `$name` references in it as the full parse
+    /// would: each stands where a reference does, so its qualifier is the token before it.
+    mutating func skipPlainBlock(to close: Int) {
         let open = index
-        defer { steppedOver.append(TokenSpan(open, index)) }
-        var depth = 0
-        repeat {
-            switch kind {
-            case .leftParen, .leftSquare, .leftBrace, .interpolationStart:
-                depth += 1
-            case .rightParen, .rightSquare, .rightBrace, .interpolationEnd:
-                depth -= 1
-            case .dollarIdentifier:
-                if kind(at: index + 1) == .colon {
-                    break  // an argument label
-                }
-                if tokens[index - 1].kind == .period {
-                    let base = index - 2
-                    let isSelf = words[base] == .self && (base == 0 || tokens[base - 1].kind != .period)
-                    recordDollar(index, isSelf ? .selfDot(base) : .expressionDot(index - 1))
-                } else {
-                    recordDollar(index, .none)
-                }
-            default:
-                break
+        for reference in plainBlocks!.takeReferences(from: open, to: close) {
+            let token = Int(reference)
+            if tokens[token - 1].kind == .period {
+                let base = token - 2
+                let isSelf = words[base] == .self && (base == 0 || tokens[base - 1].kind != .period)
+                recordDollar(token, isSelf ? .selfDot(base) : .expressionDot(token - 1))
+            } else {
+                recordDollar(token, .none)
             }
-            advance()
-        } while depth > 0 && !atEnd
+        }
+        index = close
+        advance()
+        steppedOver.append(TokenSpan(open, index))
     }
 
     // MARK: File

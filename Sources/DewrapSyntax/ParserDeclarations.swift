@@ -129,9 +129,9 @@ extension ParserState {
         let open = index
         var readWhole = false
         if context == .code, let plainBlocks, readsWhole == 0 {
-            if plainBlocks.isPlain(open) {
-                skipPlainBlock()
-                return Block(open: open, close: index - 1, items: [])
+            if let close = plainBlocks.plainBlockClose(open) {
+                skipPlainBlock(to: close)
+                return Block(open: open, close: close, items: [])
             }
             readWhole = plainBlocks.holdsAttribute(open)
         }

@@ -335,10 +335,10 @@ extension ParserState {
         let open = index
         var readWhole = false
         if let plainBlocks, readsWhole == 0 {
-            if plainBlocks.isPlain(open) {
-                skipPlainBlock()
+            if let close = plainBlocks.plainBlockClose(open) {
+                skipPlainBlock(to: close)
                 closureCollector.append(Closure(
-                    kind: .closure, open: open, close: index - 1, captureList: nil, parameters: [], signature: nil, items: []))
+                    kind: .closure, open: open, close: close, captureList: nil, parameters: [], signature: nil, items: []))
                 return
             }
             readWhole = plainBlocks.holdsAttribute(open)

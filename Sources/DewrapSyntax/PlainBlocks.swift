@@ -26,104 +26,136 @@ public enum BodyParsing: Sendable {
 /// in a plain position) and whether it holds an attribute. Blocks are matched with an explicit stack, so
 /// any nesting depth costs no recursion.
 struct PlainBlocks {
-    private static let plain: UInt8 = 1
-    private static let holdsAttribute: UInt8 = 2
+    /// A mark: bit 31 plain (the low bits hold the index of the closing `}`), bit 30 holds an attribute.
+    private static let plain: UInt32 = 1 << 31
+    private static let holdsAttribute: UInt32 = 1 << 30
+    private static let closeMask: UInt32 = (1 << 30) - 1
 
     /// Per token; only `{` tokens carry marks.
-    private var marks: [UInt8]
+    private var marks: [UInt32]
+    /// The `$name` references in plain positions, in source order, and how many
+    /// of them blocks stepped over so far have taken.
+    private var references: [Int32] = []
+    private var referencesTaken = 0
 
     init(tokens: [Token], text: UnsafeBufferPointer<UInt8>) {
-        marks = [UInt8](repeating: 0, count: tokens.count)
+        marks = [UInt32](repeating: 0, count: tokens.count)
+        // A block's close is kept in 30 bits: a larger file (a billion tokens) is parsed whole.
+        guard tokens.count < Int(Self.closeMask) else { return }
         // Open brackets: token index, and what was seen inside so far.
         var open: [(token: Int, seen: UInt8)] = []
+        open.reserveCapacity(64)
         let foundTrigger: UInt8 = 1
         let foundAttribute: UInt8 = 2
-        for i in tokens.indices {
-            let token = tokens[i]
-            switch token.kind {
-            case .leftBrace, .leftParen, .leftSquare, .interpolationStart:
-                open.append((i, 0))
-            case .rightBrace, .rightParen, .rightSquare, .interpolationEnd:
-                let opener = Self.opener(of: token.kind)
-                guard let top = open.last, tokens[top.token].kind == opener else {
+        let complete: Bool = tokens.withUnsafeBufferPointer { tokens in
+            for i in tokens.indices {
+                let token = tokens[i]
+                switch token.kind {
+                case .leftBrace, .leftParen, .leftSquare, .interpolationStart:
+                    open.append((i, 0))
+                case .rightBrace, .rightParen, .rightSquare, .interpolationEnd:
+                    let opener = Self.opener(of: token.kind)
                     // Badly nested: from here on every block is left to the parser's own recovery.
-                    markOpenBlocksForParser(open)
-                    return
-                }
-                open.removeLast()
-                if opener == .leftBrace {
-                    marks[top.token] = (top.seen & foundTrigger == 0 ? Self.plain : 0)
-                        | (top.seen & foundAttribute != 0 ? Self.holdsAttribute : 0)
-                }
-                if !open.isEmpty { open[open.count - 1].seen |= top.seen }
-            case .atSign:
-                if !open.isEmpty { open[open.count - 1].seen |= foundTrigger | foundAttribute }
-            case .backslash, .pound, .poundKeyword:
-                if !open.isEmpty { open[open.count - 1].seen |= foundTrigger }
-            case .dollarIdentifier:
-                // `$0`, `$1` are closure arguments, never a projection. A `$name` where the
-                // full parse reads it as a reference is recorded while stepping over the block.
-                let second = text[token.start + 1]
-                if !(second >= UInt8(ascii: "0") && second <= UInt8(ascii: "9")), let top = open.last,
-                   !Self.isPlainReference(i, in: tokens, innermostOpen: top.token) {
-                    open[open.count - 1].seen |= foundTrigger
-                }
-            case .keyword, .identifier:
-                switch token.word {
-                case .in, .struct, .class, .enum, .protocol, .extension, .actor, .func, .typealias:
+                    guard let top = open.last, tokens[top.token].kind == opener else { return false }
+                    open.removeLast()
+                    if opener == .leftBrace {
+                        marks[top.token] = (top.seen & foundTrigger == 0 ? Self.plain | UInt32(i) : 0)
+                            | (top.seen & foundAttribute != 0 ? Self.holdsAttribute : 0)
+                    }
+                    if !open.isEmpty { open[open.count - 1].seen |= top.seen }
+                case .atSign:
+                    if !open.isEmpty { open[open.count - 1].seen |= foundTrigger | foundAttribute }
+                case .backslash, .pound, .poundKeyword:
                     if !open.isEmpty { open[open.count - 1].seen |= foundTrigger }
+                case .dollarIdentifier:
+                    // `$0`, `$1` are closure arguments, never a projection.
+                    let second = text[token.start + 1]
+                    guard !(second >= UInt8(ascii: "0") && second <= UInt8(ascii: "9")), let top = open.last else { break }
+                    switch Self.plainUse(i, in: tokens, innermostOpen: top.token) {
+                    case .reference: references.append(Int32(i))
+                    case .label: break
+                    case nil: open[open.count - 1].seen |= foundTrigger
+                    }
+                case .keyword, .identifier:
+                    switch token.word {
+                    case .in, .struct, .class, .enum, .protocol, .extension, .actor, .func, .typealias:
+                        if !open.isEmpty { open[open.count - 1].seen |= foundTrigger }
+                    default:
+                        break
+                    }
                 default:
                     break
                 }
-            default:
-                break
             }
+            return true
         }
-        markOpenBlocksForParser(open)
-    }
-
-    /// Blocks never closed (or not closed in order) are not plain, and the parser
-    /// models everything inside them, as it would without this pass.
-    private mutating func markOpenBlocksForParser(_ open: [(token: Int, seen: UInt8)]) {
+        // Blocks never closed (or not closed in order) are not plain, and the parser
+        // models everything inside them, as it would without this pass.
+        // (After a badly nested close, `open` holds what was open there; later tokens are unmarked.)
+        _ = complete
         for entry in open { marks[entry.token] = Self.holdsAttribute }
     }
 
-    /// Whether the `$name` at `i` stands where the full parse records it as a
-    /// reference, and with a qualifier read off the token before it (see
+    /// For a plain block opened by the `{` at `token`, the index of its `}`.
+    @inline(__always)
+    func plainBlockClose(_ token: Int) -> Int? {
+        let mark = marks[token]
+        return mark & Self.plain != 0 ? Int(mark & Self.closeMask) : nil
+    }
+
+    /// The block opened at `token` holds an attribute (or could not be matched):
+    /// lowering may read all of it.
+    @inline(__always)
+    func holdsAttribute(_ token: Int) -> Bool { marks[token] & Self.holdsAttribute != 0 }
+
+    /// The `$name` references between `open` and `close` (the token indices), taken
+    /// in source order: blocks are stepped over from the first to the last.
+    mutating func takeReferences(from open: Int, to close: Int) -> ArraySlice<Int32> {
+        while referencesTaken < references.count && Int(references[referencesTaken]) < open { referencesTaken += 1 }
+        let first = referencesTaken
+        while referencesTaken < references.count && Int(references[referencesTaken]) < close { referencesTaken += 1 }
+        return references[first..<referencesTaken]
+    }
+
+    private enum PlainUse { case reference, label }
+
+    /// How the `$name` at `i` is used when it stands where the full parse records it
+    /// as a reference with a qualifier read off the token before it (see
     /// `ParserState.skipPlainBlock`): `a.$x`, `self.$x`, `f($x)`, `f(a, $x)`,
-    /// `f(label: $x)`, `"\($x)"`, `= $x`, `return $x`, `{ $x`; or an argument
-    /// label, `f($x: p)`, which is no reference. Anywhere else (a dictionary key, a
-    /// pattern, a type, after an operator) the block is parsed.
-    private static func isPlainReference(_ i: Int, in tokens: [Token], innermostOpen: Int) -> Bool {
-        guard i >= 2, i + 1 < tokens.count else { return false }
+    /// `f(label: $x)`, `"\($x)"`, `= $x`, `return $x`, `{ $x`; or as an argument
+    /// label, `f($x: p)`, which is no reference. Nil anywhere else (a dictionary
+    /// key, a pattern, a type, after an operator): the block is then parsed.
+    private static func plainUse(_ i: Int, in tokens: UnsafeBufferPointer<Token>, innermostOpen: Int) -> PlainUse? {
+        guard i >= 2, i + 1 < tokens.count else { return nil }
         let previous = tokens[i - 1]
         if tokens[i + 1].kind == .colon {
-            return (previous.kind == .leftParen || previous.kind == .comma)
+            let isLabel = (previous.kind == .leftParen || previous.kind == .comma)
                 && tokens[innermostOpen].kind == .leftParen && isCall(tokens, at: innermostOpen)
+            return isLabel ? .label : nil
         }
         switch previous.kind {
         case .period:
             // A member of what ends right before the `.`: a name, `self`, a call, a subscript, `?`/`!`.
             let base = tokens[i - 2]
             switch base.kind {
-            case .identifier, .rightParen, .rightSquare, .postfixQuestionMark, .exclamationMark: return true
-            case .keyword: return base.word == .self
-            default: return false
+            case .identifier, .rightParen, .rightSquare, .postfixQuestionMark, .exclamationMark: return .reference
+            case .keyword: return base.word == .self ? .reference : nil
+            default: return nil
             }
         case .leftParen, .comma, .colon:
             // An argument (or a labelled one) of a call.
-            return tokens[innermostOpen].kind == .leftParen && isCall(tokens, at: innermostOpen)
+            return tokens[innermostOpen].kind == .leftParen && isCall(tokens, at: innermostOpen) ? .reference : nil
         case .interpolationStart, .equal, .leftBrace:
-            return true
+            return .reference
         case .keyword:
-            return previous.word == .return
+            return previous.word == .return ? .reference : nil
         default:
-            return false
+            return nil
         }
     }
 
     /// The `(` at `open` follows a name, a call or a subscript: it opens arguments, not a pattern or a type.
-    private static func isCall(_ tokens: [Token], at open: Int) -> Bool {
+    private static func isCall(_ tokens: UnsafeBufferPointer<Token>, at open: Int) -> Bool {
         guard open > 0 else { return false }
         let callee = tokens[open - 1]
         switch callee.kind {
@@ -141,13 +173,4 @@ struct PlainBlocks {
         default: return .interpolationStart
         }
     }
-
-    /// The block opened by the `{` at `token` may be stepped over.
-    @inline(__always)
-    func isPlain(_ token: Int) -> Bool { marks[token] & Self.plain != 0 }
-
-    /// The block opened at `token` holds an attribute (or could not be matched):
-    /// lowering may read all of it.
-    @inline(__always)
-    func holdsAttribute(_ token: Int) -> Bool { marks[token] & Self.holdsAttribute != 0 }
 }
