@@ -328,10 +328,12 @@ struct ParserState {
         } while depth > 0 && !atEnd
     }
 
-    /// Steps over the plain block (see `PlainBlocks`) from the `{` here to just past
-    /// its `}` at `close`, recording the `$name` references in it as the full parse
-    /// would: each stands where a reference does, so its qualifier is the token before it.
-    mutating func skipPlainBlock(to close: Int) {
+    /// At a code block's `{`, when bodies are stepped over and this one is plain (see
+    /// `PlainBlocks`): steps to just past its `}` and returns the `}`, recording the
+    /// `$name` references inside as the full parse would (each stands where a
+    /// reference does, so its qualifier is the token before it). Nil otherwise.
+    mutating func stepOverPlainBlock() -> Int? {
+        guard readsWhole == 0, let close = plainBlocks?.plainBlockClose(index) else { return nil }
         let open = index
         for reference in plainBlocks!.takeReferences(from: open, to: close) {
             let token = Int(reference)
@@ -346,6 +348,14 @@ struct ParserState {
         index = close
         advance()
         steppedOver.append(TokenSpan(open, index))
+        return close
+    }
+
+    /// At a code block's `{` that is parsed: whether lowering reads all of it (it holds
+    /// an attribute), so that nothing inside is stepped over; the caller counts it in
+    /// `readsWhole` while parsing it.
+    var opensBlockReadWhole: Bool {
+        readsWhole == 0 && plainBlocks?.holdsAttribute(index) == true
     }
 
     // MARK: File

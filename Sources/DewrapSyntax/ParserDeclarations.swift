@@ -127,14 +127,8 @@ extension ParserState {
     /// scope before the items (parameters, `newValue`, …).
     mutating func parseBlock(_ kind: ScopeKind, context: ItemContext = .code, declareNames: (inout ParserState) -> Void = { _ in }) -> Block {
         let open = index
-        var readWhole = false
-        if context == .code, let plainBlocks, readsWhole == 0 {
-            if let close = plainBlocks.plainBlockClose(open) {
-                skipPlainBlock(to: close)
-                return Block(open: open, close: close, items: [])
-            }
-            readWhole = plainBlocks.holdsAttribute(open)
-        }
+        if context == .code, let close = stepOverPlainBlock() { return Block(open: open, close: close, items: []) }
+        let readWhole = context == .code && opensBlockReadWhole
         if readWhole { readsWhole += 1 }
         defer { if readWhole { readsWhole -= 1 } }
         guard enterNesting() else {

@@ -333,16 +333,12 @@ extension ParserState {
     /// `{ [captures] (params) -> T in items }`, in its own scope.
     mutating func scanClosure() {
         let open = index
-        var readWhole = false
-        if let plainBlocks, readsWhole == 0 {
-            if let close = plainBlocks.plainBlockClose(open) {
-                skipPlainBlock(to: close)
-                closureCollector.append(Closure(
-                    kind: .closure, open: open, close: close, captureList: nil, parameters: [], signature: nil, items: []))
-                return
-            }
-            readWhole = plainBlocks.holdsAttribute(open)
+        if let close = stepOverPlainBlock() {
+            closureCollector.append(Closure(
+                kind: .closure, open: open, close: close, captureList: nil, parameters: [], signature: nil, items: []))
+            return
         }
+        let readWhole = opensBlockReadWhole
         if readWhole { readsWhole += 1 }
         defer { if readWhole { readsWhole -= 1 } }
         guard enterNesting() else {
