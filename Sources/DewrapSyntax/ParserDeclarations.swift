@@ -10,9 +10,7 @@ extension ParserState {
             if context != .members && !prefix.attributes.isEmpty { census.attributedVariableOutsideTypes = true }
             return .variable(parseVariable(prefix, local: context != .members))
         case .func, .`init`, .deinit, .subscript:
-            var declaration = parseFunction(prefix)
-            declaration.closures = closures(since: mark)
-            return .function(declaration)
+            return .function(parseFunction(prefix, closuresSince: mark))
         case .struct, .class, .actor, .enum, .protocol, .extension:
             if context == .code || context == .switchCase { census.typeInCode = true }
             return .type(parseTypeDeclaration(prefix))
@@ -284,7 +282,8 @@ extension ParserState {
 
     // MARK: Functions
 
-    mutating func parseFunction(_ prefix: DeclarationPrefix) -> FunctionDecl {
+    /// The closures in its default values and attributes are those collected since `mark`.
+    mutating func parseFunction(_ prefix: DeclarationPrefix, closuresSince mark: Int) -> FunctionDecl {
         let keyword = index
         let kind: FunctionKind
         switch word {
@@ -354,7 +353,8 @@ extension ParserState {
         return FunctionDecl(
             kind: kind, prefix: prefix, keyword: keyword, name: name, genericParameters: genericParameters,
             parameterClause: parameterClause, parameters: parameters, effects: effects, returnType: returnType,
-            whereClause: whereClause, body: body, accessors: accessors, closures: [], span: TokenSpan(prefix.start, end))
+            whereClause: whereClause, body: body, accessors: accessors, closures: closures(since: mark),
+            span: TokenSpan(prefix.start, end))
     }
 
     /// `(label name: Type = default, …)`; declares the names in the current scope.

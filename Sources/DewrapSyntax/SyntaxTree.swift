@@ -55,13 +55,14 @@ public struct Block: Sendable {
 }
 
 /// One entry of a file, a type body or a code block.
-/// Types and functions are large and much rarer than statements: boxed, they
-/// keep every `Item` (and every item array's element) small, so building and
-/// walking the tree copies a third of the bytes.
+/// Types, variables and functions are objects: an item holding one is a
+/// reference, so copying it (lowering keeps the declarations it lowers) is one
+/// retain instead of one for every list the declaration holds, and the item
+/// stays small.
 public enum Item: Sendable {
-    indirect case type(TypeDecl)
+    case type(TypeDecl)
     case variable(VariableDecl)
-    indirect case function(FunctionDecl)
+    case function(FunctionDecl)
     case ifConfig(IfConfig)
     case statement(Statement)
     case other(OtherDecl)
@@ -72,28 +73,50 @@ public enum TypeKind: String, Sendable {
 }
 
 /// `struct`, `class`, `actor`, `enum`, `protocol` or `extension`.
-public struct TypeDecl: Sendable {
-    public var kind: TypeKind
-    public var prefix: DeclarationPrefix
-    public var keyword: Int
+public final class TypeDecl: Sendable {
+    public let kind: TypeKind
+    public let prefix: DeclarationPrefix
+    public let keyword: Int
     /// The declared name, or for an extension the extended type.
-    public var name: TokenSpan
+    public let name: TokenSpan
     /// `<…>` including the angle brackets.
-    public var genericParameters: TokenSpan?
-    public var inheritance: [TokenSpan]
+    public let genericParameters: TokenSpan?
+    public let inheritance: [TokenSpan]
     /// From `where` to the end of its last requirement.
-    public var whereClause: TokenSpan?
-    public var body: Block?
-    public var span: TokenSpan
+    public let whereClause: TokenSpan?
+    public let body: Block?
+    public let span: TokenSpan
+
+    init(
+        kind: TypeKind, prefix: DeclarationPrefix, keyword: Int, name: TokenSpan, genericParameters: TokenSpan?,
+        inheritance: [TokenSpan], whereClause: TokenSpan?, body: Block?, span: TokenSpan
+    ) {
+        self.kind = kind
+        self.prefix = prefix
+        self.keyword = keyword
+        self.name = name
+        self.genericParameters = genericParameters
+        self.inheritance = inheritance
+        self.whereClause = whereClause
+        self.body = body
+        self.span = span
+    }
 }
 
 /// `let` or `var` with one or more pattern bindings.
-public struct VariableDecl: Sendable {
-    public var prefix: DeclarationPrefix
+public final class VariableDecl: Sendable {
+    public let prefix: DeclarationPrefix
     /// The `let` or `var` token.
-    public var keyword: Int
-    public var bindings: [PatternBinding]
-    public var span: TokenSpan
+    public let keyword: Int
+    public let bindings: [PatternBinding]
+    public let span: TokenSpan
+
+    init(prefix: DeclarationPrefix, keyword: Int, bindings: [PatternBinding], span: TokenSpan) {
+        self.prefix = prefix
+        self.keyword = keyword
+        self.bindings = bindings
+        self.span = span
+    }
 }
 
 /// `a: Int = 1 { didSet { … } }`, one binding of a variable declaration.
@@ -140,28 +163,49 @@ public enum FunctionKind: String, Sendable {
 }
 
 /// `func`, `init`, `deinit` or `subscript`.
-public struct FunctionDecl: Sendable {
-    public var kind: FunctionKind
-    public var prefix: DeclarationPrefix
-    public var keyword: Int
+public final class FunctionDecl: Sendable {
+    public let kind: FunctionKind
+    public let prefix: DeclarationPrefix
+    public let keyword: Int
     /// The function's name or operator; for `init?`/`init!` the `?` or `!`.
-    public var name: Int?
-    public var genericParameters: TokenSpan?
+    public let name: Int?
+    public let genericParameters: TokenSpan?
     /// `(…)` including the parentheses; nil for `deinit`.
-    public var parameterClause: TokenSpan?
-    public var parameters: [Parameter]
+    public let parameterClause: TokenSpan?
+    public let parameters: [Parameter]
     /// `async`, `throws`, `rethrows`, `throws(E)`.
-    public var effects: TokenSpan?
+    public let effects: TokenSpan?
     /// The type after `->`.
-    public var returnType: TokenSpan?
-    public var whereClause: TokenSpan?
+    public let returnType: TokenSpan?
+    public let whereClause: TokenSpan?
     /// The body of a `func`, `init` or `deinit`.
-    public var body: Block?
+    public let body: Block?
     /// The accessors of a `subscript`.
-    public var accessors: AccessorBlock?
+    public let accessors: AccessorBlock?
     /// Closures in default values and attribute arguments.
-    public var closures: [Closure]
-    public var span: TokenSpan
+    public let closures: [Closure]
+    public let span: TokenSpan
+
+    init(
+        kind: FunctionKind, prefix: DeclarationPrefix, keyword: Int, name: Int?, genericParameters: TokenSpan?,
+        parameterClause: TokenSpan?, parameters: [Parameter], effects: TokenSpan?, returnType: TokenSpan?,
+        whereClause: TokenSpan?, body: Block?, accessors: AccessorBlock?, closures: [Closure], span: TokenSpan
+    ) {
+        self.kind = kind
+        self.prefix = prefix
+        self.keyword = keyword
+        self.name = name
+        self.genericParameters = genericParameters
+        self.parameterClause = parameterClause
+        self.parameters = parameters
+        self.effects = effects
+        self.returnType = returnType
+        self.whereClause = whereClause
+        self.body = body
+        self.accessors = accessors
+        self.closures = closures
+        self.span = span
+    }
 }
 
 /// `@Binding x: Bool = .constant(true)`, `_ y: Int...`, `inout z: T`.
