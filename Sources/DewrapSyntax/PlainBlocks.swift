@@ -135,8 +135,10 @@ struct PlainBlocks {
         }
         switch previous.kind {
         case .period:
-            // A member of what ends right before the `.`: a name, `self`, a call, a subscript, `?`/`!`.
+            // A member of what ends right before the `.`: a name, `self`, a call, a subscript, `?`/`!`
+            // (not a name being declared, `var a.$x`, after which the full parse reads `.$x` on its own).
             let base = tokens[i - 2]
+            if i >= 3, tokens[i - 3].word == .let || tokens[i - 3].word == .var { return nil }
             switch base.kind {
             case .identifier, .rightParen, .rightSquare, .postfixQuestionMark, .exclamationMark: return .reference
             case .keyword: return base.word == .self ? .reference : nil

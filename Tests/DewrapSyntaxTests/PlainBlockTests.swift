@@ -30,6 +30,7 @@ struct PlainBlockTests {
         ("[a: 1, $x: 1]", false),
         ("(\n    $x: 1)", false),
         ("let ($x, y) = t", false),
+        ("var a.$x", false),
         ("let a: [$T] = []", false),
         ("c ? $a : $b", false),
         ("f(a + $x)", false),
