@@ -17,19 +17,27 @@ struct NameSet {
         bytes.reserveCapacity(16 * capacity)
     }
 
-    mutating func insert(_ name: String) {
+    @discardableResult
+    mutating func insert(_ name: String) -> Int {
         var name = name
-        name.withUTF8 { insert($0) }
+        return name.withUTF8 { insert($0) }
     }
 
     /// Adds `name` unless it is there already (the table holds at most half as many names as slots).
-    private mutating func insert(_ name: UnsafeBufferPointer<UInt8>) {
+    /// Returns its index: names are numbered 0, 1, … in the order they were first added, so
+    /// that an array beside the set can hold what is known of each.
+    @discardableResult
+    mutating func insert(_ name: UnsafeBufferPointer<UInt8>) -> Int {
         if ends.count * 2 >= slots.count { grow() }
-        guard !contains(name) else { return }
+        if let index = index(of: name) { return index }
         bytes.append(contentsOf: name)
         ends.append(bytes.count)
         place(ends.count - 1)
+        return ends.count - 1
     }
+
+    /// How many names the set holds.
+    var count: Int { ends.count }
 
     private mutating func place(_ index: Int) {
         let mask = slots.count - 1
@@ -50,17 +58,22 @@ struct NameSet {
     }
 
     func contains(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard !ends.isEmpty else { return false }
+        index(of: name) != nil
+    }
+
+    /// The index `insert` gave `name`, if the set holds it.
+    func index(of name: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard !ends.isEmpty else { return nil }
         let mask = slots.count - 1
         var slot = Self.hash(name) & mask
         return bytes.withUnsafeBufferPointer { all in
             while slots[slot] != 0 {
                 let index = slots[slot] - 1
                 let start = index == 0 ? 0 : ends[index - 1]
-                if sameBytes(UnsafeBufferPointer(rebasing: all[start..<ends[index]]), name) { return true }
+                if sameBytes(UnsafeBufferPointer(rebasing: all[start..<ends[index]]), name) { return index }
                 slot = (slot + 1) & mask
             }
-            return false
+            return nil
         }
     }
 
