@@ -225,33 +225,43 @@ private extension UnsafeBufferPointer<UInt8> {
 /// nil when one of them has no written or certain type.
 private func storedTypes(of items: [Item], context: SourceContext) -> [String]? {
     var types: [String] = []
-    for item in items {
-        switch item {
-        case .variable(let variable):
-            if context.hasModifier(.static, in: variable.prefix) { continue }
-            for binding in variable.bindings {
-                if let accessors = binding.accessors, case .getter = accessors.content { continue }
-                if let accessors = binding.accessors, case .accessors(let list) = accessors.content,
-                   list.contains(where: { [.get, .set, ._modify, ._read].contains(context.word($0.keyword)) }) { continue }
-                if !variable.prefix.attributes.isEmpty { return nil }
-                if let type = binding.type {
-                    types.append(context.text(type))
-                } else if let initializer = binding.initializer, let type = TypeInference(context: context).type(of: initializer) {
-                    types.append(type)
-                } else {
-                    return nil
-                }
-            }
-        case .other(let other) where other.kind == .enumCase:
-            // Payloads would need their types; cases without payloads are Sendable.
-            if context.text(TokenSpan(other.keyword, other.span.upper)).contains("(") { return nil }
-        case .ifConfig:
-            return nil
-        default:
-            continue
+    types.reserveCapacity(items.count)
+    // Read in place: `for item in items` copies each item, retaining and releasing every array it holds twice.
+    return items.withUnsafeBufferPointer { items in
+        for index in items.indices {
+            guard appendStoredTypes(of: items[index], context: context, to: &types) else { return nil }
         }
+        return types
     }
-    return types
+}
+
+/// Adds the types `item` stores to `types`; false when one of them has no written or certain type.
+private func appendStoredTypes(of item: borrowing Item, context: SourceContext, to types: inout [String]) -> Bool {
+    switch item {
+    case .variable(let variable):
+        if context.hasModifier(.static, in: variable.prefix) { return true }
+        for binding in variable.bindings {
+            if let accessors = binding.accessors, case .getter = accessors.content { continue }
+            if let accessors = binding.accessors, case .accessors(let list) = accessors.content,
+               list.contains(where: { [.get, .set, ._modify, ._read].contains(context.word($0.keyword)) }) { continue }
+            if !variable.prefix.attributes.isEmpty { return false }
+            if let type = binding.type {
+                types.append(context.text(type))
+            } else if let initializer = binding.initializer, let type = TypeInference(context: context).type(of: initializer) {
+                types.append(type)
+            } else {
+                return false
+            }
+        }
+    case .other(let other) where other.kind == .enumCase:
+        // Payloads would need their types; cases without payloads are Sendable.
+        if context.text(TokenSpan(other.keyword, other.span.upper)).contains("(") { return false }
+    case .ifConfig:
+        return false
+    default:
+        break
+    }
+    return true
 }
 
 /// Splits at `separator` outside brackets, parentheses and angle brackets.
