@@ -73,7 +73,25 @@ struct MemberwisePlan {
     /// Initializers removed from included plain properties (M-8 step 1).
     var strippedInitializers: [Edit]
     /// Wrapped properties whose storage loses its declaration initializer.
-    var strippedWrapped: Set<String>
+    var strippedWrapped: PropertyNames
+}
+
+/// A few property names of one type, asked about one by one: a short list,
+/// where a `Set<String>` hashes each name on insertion and again on every
+/// question (two small Strings compare in a few instructions, and a name asked
+/// about is usually the very String inserted, which compares at once).
+struct PropertyNames {
+    private var names: [String] = []
+
+    mutating func insert(_ name: String) {
+        // Room for a type's few at the first: growing from one costs an allocation per doubling.
+        if names.capacity == 0 { names.reserveCapacity(8) }
+        names.append(name)
+    }
+
+    func contains(_ name: String) -> Bool {
+        names.contains(name)
+    }
 }
 
 /// Why the memberwise init of a struct cannot be written out, if it cannot:
@@ -107,7 +125,7 @@ func planMemberwiseInit(
     var end = tree.tokens[stored.last!.declarationSpan.upper - 1].end
     var text = CodeText(capacity: 1024)
     var stripped: [Edit] = []
-    var strippedWrapped: Set<String> = []
+    var strippedWrapped = PropertyNames()
     if let region = regions.first?.region {
         // M-9: one init per configuration, under the same `#if` structure, after the region.
         end = max(end, tree.tokens[region.span.upper - 1].end)
@@ -150,7 +168,7 @@ func planMemberwiseInit(
 /// goes rather than into a text of its own to be copied after.
 private func renderInits(
     type: TypeDecl, stored: [StoredProperty], indent: String, sendable: SendableOracle, context: SourceContext,
-    into text: inout CodeText, strippedWrapped: inout Set<String>
+    into text: inout CodeText, strippedWrapped: inout PropertyNames
 ) -> [Edit] {
     let tree = context.tree
     let unit = context.indentUnit
