@@ -101,12 +101,11 @@ struct SendableOracle {
     func isSendable(_ type: String) -> Bool {
         var type = type
         return type.withUTF8 { type in
-            if let known = answers.answered.index(of: type) { return answers.answers[known] }
+            if let known = answers.spellings.answer(for: type) { return known }
             // The same-file types being read, innermost last: a cycle through them makes the answer "no". Few: an array.
             var visiting: [Int] = []
             let answer = isSendable(type.trimmingSpaces, visiting: &visiting)
-            answers.answered.insert(type)
-            answers.answers.append(answer)
+            answers.spellings.record(answer, for: type)
             return answer
         }
     }
@@ -309,10 +308,29 @@ extension String {
 
 /// A memo shared by the copies of one oracle (it is passed by value).
 private final class AnswerCache {
-    /// The type spellings asked about, and by their index the answers given.
     /// Room for the few dozen types of a file, so the table does not grow step by step.
-    var answered = NameSet(capacity: 64)
-    var answers: [Bool] = []
+    var spellings = AnswersBySpelling(capacity: 64)
     /// What has been found out about the same-file types, by their index in `fileTypeNames`.
     var fileTypes: [SendableOracle.FileType] = []
+}
+
+/// The type spellings asked about and the answers given: one value, so that a
+/// question is one access to the class's storage (each is checked at run time).
+private struct AnswersBySpelling {
+    private var spellings: NameSet
+    private var answers: [Bool] = []
+
+    init(capacity: Int) {
+        spellings = NameSet(capacity: capacity)
+        answers.reserveCapacity(capacity)
+    }
+
+    func answer(for spelling: UnsafeBufferPointer<UInt8>) -> Bool? {
+        spellings.index(of: spelling).map { answers[$0] }
+    }
+
+    mutating func record(_ answer: Bool, for spelling: UnsafeBufferPointer<UInt8>) {
+        let index = spellings.insert(spelling)
+        if index == answers.count { answers.append(answer) } else { answers[index] = answer }
+    }
 }
