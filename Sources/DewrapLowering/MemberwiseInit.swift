@@ -16,6 +16,9 @@ final class StoredProperty {
     let isLet: Bool
     let access: String?
     let placement: Placement?
+    /// Included in the memberwise init (M-2). Decided once: the inits ask it several
+    /// times a property, and for a wrapped one it compares access Strings.
+    let isIncluded: Bool
 
     init(
         name: String, declaration: VariableDecl, binding: PatternBinding, wrapped: WrappedProperty?, type: String?,
@@ -30,6 +33,11 @@ final class StoredProperty {
         self.isLet = isLet
         self.access = access
         self.placement = placement
+        if let wrapped {
+            isIncluded = !(wrapped.isBelowInternal && wrapped.storageInitializedAtDeclaration)
+        } else {
+            isIncluded = !(isLet && binding.initializer != nil)
+        }
     }
 
     /// Has an initial value or is default-initialized (M-7).
@@ -38,12 +46,6 @@ final class StoredProperty {
         // The marks are ASCII and end the type: its last byte, not a Character comparison.
         let last = type?.utf8.last
         return binding.initializer != nil || (!isLet && (last == UInt8(ascii: "?") || last == UInt8(ascii: "!")))
-    }
-
-    /// Included in the memberwise init (M-2).
-    var isIncluded: Bool {
-        if let wrapped { return !(wrapped.isBelowInternal && wrapped.storageInitializedAtDeclaration) }
-        return !(isLet && binding.initializer != nil)
     }
 }
 
