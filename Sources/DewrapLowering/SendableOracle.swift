@@ -23,7 +23,7 @@ struct SendableOracle {
         /// Sendable when the types of its stored properties are: those of `types[index]`, read when first asked.
         case members(index: Int)
         /// Those types, read (nil: one of them has no written or certain type).
-        case stored([String]?)
+        case stored([StoredType]?)
     }
     /// Same-file structs and enums without global-actor isolation: calling their inits needs no actor.
     /// (Names asked about by their bytes: initializers are read token by token.)
@@ -146,7 +146,7 @@ struct SendableOracle {
             if let shape = context.wrapper(named: String(decoding: type, as: UTF8.self)), shape.sendable == .always { return true }
             return false
         }
-        let stored: [String]?
+        let stored: [StoredType]?
         switch answers.fileTypes[entry] {
         case .unknown: return false
         case .sendable: return true
@@ -165,10 +165,26 @@ struct SendableOracle {
     }
 
     /// A stored property's type, as read or inferred (not trimmed).
-    private func isSendable(_ type: String, visiting: inout [Int]) -> Bool {
-        var type = type
-        return type.withUTF8 { isSendable($0, visiting: &visiting) }
+    private func isSendable(_ type: StoredType, visiting: inout [Int]) -> Bool {
+        switch type {
+        case .written(let span):
+            guard !span.isEmpty else { return false }
+            // A type has no `$x` to rewrite: its text is its bytes.
+            let tokens = context.tree.tokens
+            return context.bytes.withUnsafeBufferPointer { bytes in
+                isSendable(UnsafeBufferPointer(rebasing: bytes[tokens[span.lower].start..<tokens[span.upper - 1].end]), visiting: &visiting)
+            }
+        case .inferred(var type):
+            return type.withUTF8 { isSendable($0, visiting: &visiting) }
+        }
     }
+}
+
+/// The type of a same-file type's stored property: as written (read from the
+/// source when asked, no String made), or inferred from its initial value.
+private enum StoredType {
+    case written(TokenSpan)
+    case inferred(String)
 }
 
 /// A type's spelling, or a piece of one, taken apart on its UTF-8 bytes.
@@ -222,8 +238,8 @@ private extension UnsafeBufferPointer<UInt8> {
 
 /// The types of the stored properties (or enum payloads) of a same-file type;
 /// nil when one of them has no written or certain type.
-private func storedTypes(of items: [Item], context: SourceContext) -> [String]? {
-    var types: [String] = []
+private func storedTypes(of items: [Item], context: SourceContext) -> [StoredType]? {
+    var types: [StoredType] = []
     types.reserveCapacity(items.count)
     // Read in place: `for item in items` copies each item, retaining and releasing every array it holds twice.
     return items.withUnsafeBufferPointer { items in
@@ -235,7 +251,7 @@ private func storedTypes(of items: [Item], context: SourceContext) -> [String]? 
 }
 
 /// Adds the types `item` stores to `types`; false when one of them has no written or certain type.
-private func appendStoredTypes(of item: borrowing Item, context: SourceContext, to types: inout [String]) -> Bool {
+private func appendStoredTypes(of item: borrowing Item, context: SourceContext, to types: inout [StoredType]) -> Bool {
     switch item {
     case .variable(let variable):
         if context.hasModifier(.static, in: variable.prefix) { return true }
@@ -245,9 +261,9 @@ private func appendStoredTypes(of item: borrowing Item, context: SourceContext, 
                list.contains(where: { [.get, .set, ._modify, ._read].contains(context.word($0.keyword)) }) { continue }
             if !variable.prefix.attributes.isEmpty { return false }
             if let type = binding.type {
-                types.append(context.text(type))
+                types.append(.written(type))
             } else if let initializer = binding.initializer, let type = TypeInference(context: context).type(of: initializer) {
-                types.append(type)
+                types.append(.inferred(type))
             } else {
                 return false
             }
