@@ -322,16 +322,19 @@ extension String {
     }
 }
 
-/// A memo shared by the copies of one oracle (it is passed by value).
+/// A memo shared by the copies of one oracle (it is passed by value). Its
+/// accesses are left unchecked by the exclusivity runtime (some sixty
+/// instructions each, for every question): each is a single read or write
+/// that nothing else runs inside.
 private final class AnswerCache {
     /// Room for the few dozen types of a file, so the table does not grow step by step.
-    var spellings = AnswersBySpelling(capacity: 64)
+    @exclusivity(unchecked) var spellings = AnswersBySpelling(capacity: 64)
     /// What has been found out about the same-file types, by their index in `fileTypeNames`.
-    var fileTypes: [SendableOracle.FileType] = []
+    @exclusivity(unchecked) var fileTypes: [SendableOracle.FileType] = []
 }
 
 /// The type spellings asked about and the answers given: one value, so that a
-/// question is one access to the class's storage (each is checked at run time).
+/// question is one access to the class's storage.
 private struct AnswersBySpelling {
     private var spellings: NameSet
     private var answers: [Bool] = []
