@@ -16,6 +16,9 @@ final class StoredProperty {
     let isLet: Bool
     let access: String?
     let placement: Placement?
+    /// Included in the memberwise init (M-2). Decided once: the inits ask it several
+    /// times a property, and for a wrapped one it compares access Strings.
+    let isIncluded: Bool
 
     init(
         name: String, declaration: VariableDecl, binding: PatternBinding, wrapped: WrappedProperty?, type: String?,
@@ -30,6 +33,11 @@ final class StoredProperty {
         self.isLet = isLet
         self.access = access
         self.placement = placement
+        if let wrapped {
+            isIncluded = !(wrapped.isBelowInternal && wrapped.storageInitializedAtDeclaration)
+        } else {
+            isIncluded = !(isLet && binding.initializer != nil)
+        }
     }
 
     /// Has an initial value or is default-initialized (M-7).
@@ -38,12 +46,6 @@ final class StoredProperty {
         // The marks are ASCII and end the type: its last byte, not a Character comparison.
         let last = type?.utf8.last
         return binding.initializer != nil || (!isLet && (last == UInt8(ascii: "?") || last == UInt8(ascii: "!")))
-    }
-
-    /// Included in the memberwise init (M-2).
-    var isIncluded: Bool {
-        if let wrapped { return !(wrapped.isBelowInternal && wrapped.storageInitializedAtDeclaration) }
-        return !(isLet && binding.initializer != nil)
     }
 }
 
@@ -73,7 +75,25 @@ struct MemberwisePlan {
     /// Initializers removed from included plain properties (M-8 step 1).
     var strippedInitializers: [Edit]
     /// Wrapped properties whose storage loses its declaration initializer.
-    var strippedWrapped: Set<String>
+    var strippedWrapped: PropertyNames
+}
+
+/// A few property names of one type, asked about one by one: a short list,
+/// where a `Set<String>` hashes each name on insertion and again on every
+/// question (two small Strings compare in a few instructions, and a name asked
+/// about is usually the very String inserted, which compares at once).
+struct PropertyNames {
+    private var names: [String] = []
+
+    mutating func insert(_ name: String) {
+        // Room for a type's few at the first: growing from one costs an allocation per doubling.
+        if names.capacity == 0 { names.reserveCapacity(8) }
+        names.append(name)
+    }
+
+    func contains(_ name: String) -> Bool {
+        names.contains(name)
+    }
 }
 
 /// Why the memberwise init of a struct cannot be written out, if it cannot:
@@ -107,7 +127,7 @@ func planMemberwiseInit(
     var end = tree.tokens[stored.last!.declarationSpan.upper - 1].end
     var text = CodeText(capacity: 1024)
     var stripped: [Edit] = []
-    var strippedWrapped: Set<String> = []
+    var strippedWrapped = PropertyNames()
     if let region = regions.first?.region {
         // M-9: one init per configuration, under the same `#if` structure, after the region.
         end = max(end, tree.tokens[region.span.upper - 1].end)
@@ -143,29 +163,33 @@ func planMemberwiseInit(
 /// stored properties, each on its own lines after a line break, written to
 /// `text`. Returns the initializers to strip from plain properties, and adds
 /// the wrapped ones whose storage loses its initializer to `strippedWrapped`.
+///
+/// Written straight into `text`, in order: one pass over the properties for
+/// what the signatures say (access, isolation, whether `init()` exists), then
+/// one for each signature and body. Each property's piece is written where it
+/// goes rather than into a text of its own to be copied after.
 private func renderInits(
     type: TypeDecl, stored: [StoredProperty], indent: String, sendable: SendableOracle, context: SourceContext,
-    into text: inout CodeText, strippedWrapped: inout Set<String>
+    into text: inout CodeText, strippedWrapped: inout PropertyNames
 ) -> [Edit] {
     let tree = context.tree
     let unit = context.indentUnit
-    let eol = context.lineEnding
 
-    var parameters = CodeText(capacity: 256)  // separated by ", "
-    var body = Statements()
-    var defaultBody = Statements()
     var stripped: [Edit] = []
     var accessRank = 3  // internal; lower ranks are narrower
+    var hasParameters = false
+    var allInitializedAtDeclaration = true
     // I-3: an isolated type's inits are `nonisolated` when nothing in them needs its actor.
     let isolated = isGlobalActorIsolated(type, context: context)
     var allSendable = isolated
     var initializersNeedNoActor = isolated
 
     for property in stored {
-        let type = property.type ?? ""
-        let storageType = property.wrapped?.storageType ?? type
+        if allInitializedAtDeclaration && !property.isInitializedAtDeclaration { allInitializedAtDeclaration = false }
         // Each answer only matters while all the others are yes.
-        if allSendable && initializersNeedNoActor && !sendable.isSendable(storageType) { allSendable = false }
+        if allSendable && initializersNeedNoActor && !sendable.isSendable(property.wrapped?.storageType ?? property.type ?? "") {
+            allSendable = false
+        }
         // An autoclosure's value is not evaluated by the memberwise init.
         if initializersNeedNoActor && allSendable, let initializer = property.binding.initializer, property.wrapped?.wrapper.wrappedValueIsAutoclosure != true,
            !isActorFree(initializer, actorFreeTypes: sendable.actorFreeTypes, context: context) {
@@ -178,125 +202,125 @@ private func renderInits(
             initializersNeedNoActor = false
         }
         guard property.isIncluded else { continue }
+        hasParameters = true
         switch property.access {
         case "private": accessRank = 1
         case "fileprivate": accessRank = min(accessRank, 2)
         default: break
         }
+        // The storage's construction at its declaration moves into the inits (M-4, M-5): it has one
+        // exactly when `writeStorageInitializer` writes one (checked where it is written, below).
+        if let wrapped = property.wrapped, wrapped.storageInitializedAtDeclaration { strippedWrapped.insert(property.name) }
+    }
+
+    let access = accessRank == 1 ? "private " : accessRank == 2 ? "fileprivate " : ""
+    let nonisolated = allSendable && initializersNeedNoActor ? "nonisolated " : ""
+    let typeLine = context.mappedLine(of: type.keyword)
+    let newLine = context.lineBreak(mappedTo: typeLine)
+    // A body: ` {`, each statement on a line of its own (in directive mode mapped to its
+    // property's line, the closing brace to the struct's), `}`; ` {}` when it has none.
+    var bodyStart = 0
+    var statementStart = 0
+    func openBody() {
+        bodyStart = text.count
+        text += " {"
+    }
+    func startStatement(_ property: StoredProperty) {
+        statementStart = text.count
+        text.write(context.lineBreak(mappedTo: context.mappedLine(of: property.declarationStart)), indent, unit)
+    }
+    func closeBody() {
+        if text.count == bodyStart + 2 {
+            text += "}"
+        } else {
+            text.write(context.lineBreak(mappedTo: typeLine), indent, "}")
+        }
+    }
+
+    // M-7: `init()` too, when every stored property has a value without arguments.
+    if allInitializedAtDeclaration && hasParameters {
+        text.write(newLine, indent, nonisolated, access, "init()")
+        openBody()
+        for property in stored where property.isIncluded {
+            if let wrapped = property.wrapped {
+                startStatement(property)
+                text.write("self._", property.name, " = ")
+                // None without a construction at the declaration: the statement is taken back.
+                let written = writeStorageInitializer(for: wrapped, context: context, to: &text)
+                assert(written == wrapped.storageInitializedAtDeclaration)
+                if !written { text.truncate(to: statementStart) }
+            } else if let initializer = property.binding.initializer {
+                startStatement(property)
+                text.write("self.", property.name, " = ")
+                text.append(initializer, from: context)
+            }
+        }
+        closeBody()
+        if context.lineDirectives == nil { text += context.lineEnding }
+    }
+
+    text.write(newLine, indent, nonisolated, access, "init(")
+    var isFirstParameter = true
+    for property in stored where property.isIncluded {
+        if !isFirstParameter { text += ", " }
+        isFirstParameter = false
         let name = property.name
-        let line = context.mappedLine(of: property.declarationStart)
         if let wrapped = property.wrapped {
             // M-4, M-5: the wrapped type (an autoclosure for an autoclosure init) with its value as the
             // default, or the wrapper type with the storage's construction as the default.
-            // The storage's construction at its declaration, if any: written once, as the `init()`
-            // statement that uses it, and copied from there to where else it goes.
-            let statementStart = defaultBody.text.count
-            defaultBody.text.write("self._", name, " = ")
-            let storageStartOffset = defaultBody.text.count
-            let hasStorageStart = writeStorageInitializer(for: wrapped, context: context, to: &defaultBody.text)
-            let storageStart = storageStartOffset..<defaultBody.text.count
-            if hasStorageStart {
-                strippedWrapped.insert(name)
-                defaultBody.end(line: line)
-            } else {
-                defaultBody.text.truncate(to: statementStart)
-            }
-            if !parameters.isEmpty { parameters += ", " }
             if wrapped.takesWrappedValueParameter {
                 let autoclosure = wrapped.wrapper.wrappedValueIsAutoclosure
                 let valueType = nilLiteralParameterType(wrapped, context: context) ?? wrapped.storageValueType
-                parameters.write(name, ": ", autoclosure ? "@autoclosure @escaping () -> " : "", valueType)
+                text.write(name, ": ", autoclosure ? "@autoclosure @escaping () -> " : "", valueType)
                 if let initializer = wrapped.initializer {
-                    parameters += " = "
-                    parameters.append(initializer, from: context)
+                    text += " = "
+                    text.append(initializer, from: context)
                 } else if wrapped.isOptional {
-                    parameters += " = nil"
+                    text += " = nil"
                 }
-                body.text.write("self._", name, " = ")
-                _ = writeStorageInitializer(for: wrapped, value: autoclosure ? name + "()" : name, context: context, to: &body.text)
-                body.end(line: line)
             } else {
-                parameters.write(name, ": ", wrapped.storageType)
-                if hasStorageStart {
-                    parameters += " = "
-                    parameters.append(defaultBody.text, storageStart)
-                }
-                body.text.write("self._", name, " = ", name)
-                body.end(line: line)
+                text.write(name, ": ", wrapped.storageType)
+                let defaultStart = text.count
+                text += " = "
+                let written = writeStorageInitializer(for: wrapped, context: context, to: &text)
+                assert(written == wrapped.storageInitializedAtDeclaration)
+                if !written { text.truncate(to: defaultStart) }
             }
         } else {
-            if !parameters.isEmpty { parameters += ", " }
-            parameters.write(name, ": ", type)
+            let type = property.type ?? ""
+            text.write(name, ": ", type)
             if let initializer = property.binding.initializer {
-                let value = context.text(initializer)
-                parameters.write(" = ", value)
-                defaultBody.text.write("self.", name, " = ", value)
-                defaultBody.end(line: line)
+                text += " = "
+                text.append(initializer, from: context)
                 // M-8 step 1: the init assigns it, so the declaration must not evaluate it too.
                 let before = property.binding.type?.upper ?? property.binding.pattern.upper
                 let start = tree.tokens[before - 1].end
                 let end = tree.tokens[initializer.upper - 1].end
                 stripped.append(Edit(start: start, end: end, text: Array((property.binding.type == nil ? ": \(type)" : "").utf8)))
             } else if !property.isLet && (type.hasSuffix("?") || type.hasSuffix("!")) {
-                parameters += " = nil"
+                text += " = nil"
             }
-            body.text.write("self.", name, " = ", name)
-            body.end(line: line)
         }
     }
-
-    let access = accessRank == 1 ? "private " : accessRank == 2 ? "fileprivate " : ""
-    let nonisolated = allSendable && initializersNeedNoActor ? "nonisolated " : ""
-    let typeLine = context.mappedLine(of: type.keyword)
-    // After the signature: the body, each statement on its own line.
-    func render(_ statements: Statements) {
-        guard !statements.ends.isEmpty else { return text += " {}" }
-        text += " {"
-        var start = 0
-        if context.lineDirectives != nil {
-            // The signature maps to the struct, each statement to its property.
-            for (end, line) in statements.ends {
-                text.write(context.lineBreak(mappedTo: line), indent, unit)
-                text.append(statements.text, start..<end)
-                start = end
-            }
-            text.write(context.lineBreak(mappedTo: typeLine), indent, "}")
-        } else {
-            text += eol
-            for (end, _) in statements.ends {
-                text.write(indent, unit)
-                text.append(statements.text, start..<end)
-                text += eol
-                start = end
-            }
-            text.write(indent, "}")
-        }
-    }
-    let newLine = context.lineBreak(mappedTo: typeLine)
-    // M-7: `init()` too, when every stored property has a value without arguments.
-    if stored.allSatisfy(\.isInitializedAtDeclaration) && !parameters.isEmpty {
-        text.write(newLine, indent, nonisolated, access, "init()")
-        render(defaultBody)
-        if context.lineDirectives == nil { text += eol }
-    }
-    text.write(newLine, indent, nonisolated, access, "init(")
-    text += parameters
     text += ")"
-    render(body)
-    return stripped
-}
-
-/// The statements of an init body, written one after another into one text,
-/// each with the line of the property it comes from (for `#sourceLocation`).
-private struct Statements {
-    var text = CodeText(capacity: 256)
-    /// Where each statement ends in `text`, and its line.
-    private(set) var ends: [(end: Int, line: Int)] = []
-
-    /// Ends the statement written to `text` since the previous one.
-    mutating func end(line: Int) {
-        ends.append((text.count, line))
+    openBody()
+    for property in stored where property.isIncluded {
+        startStatement(property)
+        let name = property.name
+        if let wrapped = property.wrapped {
+            text.write("self._", name, " = ")
+            if wrapped.takesWrappedValueParameter {
+                let autoclosure = wrapped.wrapper.wrappedValueIsAutoclosure
+                _ = writeStorageInitializer(for: wrapped, value: autoclosure ? name + "()" : name, context: context, to: &text)
+            } else {
+                text += name
+            }
+        } else {
+            text.write("self.", name, " = ", name)
+        }
     }
+    closeBody()
+    return stripped
 }
 
 /// `@MainActor` on the type, or a `View` conformance (I-3).

@@ -3,8 +3,16 @@ import DewrapSyntax
 /// Answers "is this type certainly Sendable?" from its spelling and the
 /// structs and enums declared in the same file. Unknown means no (SPEC L-4:
 /// generated inits then stay isolated, which is the safe side).
+///
+/// Type spellings are read as UTF-8 bytes (all the delimiters are ASCII) and
+/// names are looked up by their bytes: a String made and hashed for every
+/// piece of every property's type costs more than the rest of the answer.
 struct SendableOracle {
     private let context: SourceContext
+    /// Every type declaration in the file: a same-file type's members are read from here when first asked about.
+    private let types: [TypeDecl]
+    /// The names of the same-file structs, enums and others; `answers.fileTypes` is by their index.
+    private let fileTypeNames: NameSet
 
     /// What a same-file type says about being Sendable, as far as it has been read.
     fileprivate enum FileType {
@@ -12,10 +20,10 @@ struct SendableOracle {
         case sendable
         /// Public, generic, a view, or not a value type: not known to be Sendable.
         case unknown
-        /// Sendable when the types of its stored properties are; read when first asked.
-        case members([Item])
+        /// Sendable when the types of its stored properties are: those of `types[index]`, read when first asked.
+        case members(index: Int)
         /// Those types, read (nil: one of them has no written or certain type).
-        case stored([String]?)
+        case stored([StoredType]?)
     }
     /// Same-file structs and enums without global-actor isolation: calling their inits needs no actor.
     /// (Names asked about by their bytes: initializers are read token by token.)
@@ -35,29 +43,43 @@ struct SendableOracle {
     /// `types`: every type declaration in the file, at any depth.
     init(context: SourceContext, types: [TypeDecl]) {
         self.context = context
-        var fileTypes = [String: FileType](minimumCapacity: types.count)
+        self.types = types
+        var names = NameSet(capacity: types.count)
+        var fileTypes: [FileType] = []
+        fileTypes.reserveCapacity(types.count)
         var actorFree = NameSet(capacity: types.count)
-        for type in types {
-            guard type.body != nil else { continue }
-            let name = context.text(type.name)
-            if (type.kind == .struct || type.kind == .enum) && !isGlobalActorIsolated(type, context: context) {
-                actorFree.insert(name)
-            }
-            switch type.kind {
-            case .struct, .enum:
-                // Compared as bytes: a String for every inherited name costs more than the rest of this.
-                if type.inheritance.contains(where: { context.span($0, isSpelled: "Sendable") }) {
-                    fileTypes[name] = .sendable
-                } else if Self.isPublic(type.prefix, context: context) || type.genericParameters != nil
-                    || type.inheritance.contains(where: { context.span($0, isSpelled: "View") }) {
-                    fileTypes[name] = .unknown
-                } else {
-                    fileTypes[name] = .members(type.body!.items)
+        let tokens = context.tree.tokens
+        context.bytes.withUnsafeBufferPointer { bytes in
+            for index in types.indices where types[index].body != nil {
+                // The name as written (with any trivia between its tokens); the file's `$x` rewrites are not made yet.
+                let span = types[index].name
+                let name = span.isEmpty ? UnsafeBufferPointer(start: nil, count: 0)
+                    : UnsafeBufferPointer(rebasing: bytes[tokens[span.lower].start..<tokens[span.upper - 1].end])
+                let kind = types[index].kind
+                if (kind == .struct || kind == .enum) && !isGlobalActorIsolated(types[index], context: context) {
+                    actorFree.insert(name)
                 }
-            default:
-                fileTypes[name] = .unknown
+                let fileType: FileType
+                switch kind {
+                case .struct, .enum:
+                    let inheritance = types[index].inheritance
+                    if inheritance.contains(where: { context.span($0, isSpelled: "Sendable") }) {
+                        fileType = .sendable
+                    } else if Self.isPublic(types[index].prefix, context: context) || types[index].genericParameters != nil
+                        || inheritance.contains(where: { context.span($0, isSpelled: "View") }) {
+                        fileType = .unknown
+                    } else {
+                        fileType = .members(index: index)
+                    }
+                default:
+                    fileType = .unknown
+                }
+                // A later declaration of the same name wins.
+                let entry = names.insert(name)
+                if entry == fileTypes.count { fileTypes.append(fileType) } else { fileTypes[entry] = fileType }
             }
         }
+        fileTypeNames = names
         answers.fileTypes = fileTypes
         actorFreeTypes = actorFree
     }
@@ -77,105 +99,184 @@ struct SendableOracle {
     private let answers = AnswerCache()
 
     func isSendable(_ type: String) -> Bool {
-        if let known = answers.results[type] { return known }
-        // The types being read, innermost last: a cycle through them makes the answer "no". Few: an array.
-        var visiting: [String] = []
-        let answer = isSendable(type.trimmingSpaces, visiting: &visiting)
-        answers.results[type] = answer
-        return answer
+        var type = type
+        return type.withUTF8 { type in
+            if let known = answers.spellings.answer(for: type) { return known }
+            // The same-file types being read, innermost last: a cycle through them makes the answer "no". Few: an array.
+            var visiting: [Int] = []
+            let answer = isSendable(type.trimmingSpaces, visiting: &visiting)
+            answers.spellings.record(answer, for: type)
+            return answer
+        }
     }
 
-    private func isSendable(_ type: String, visiting: inout [String]) -> Bool {
-        // The delimiters are ASCII: first and last UTF-8 bytes, not Characters.
-        let first = type.utf8.first
-        let last = type.utf8.last
-        if last == UInt8(ascii: "?") || last == UInt8(ascii: "!") { return isSendable(String(type.dropLast()), visiting: &visiting) }
+    private func isSendable(_ type: UnsafeBufferPointer<UInt8>, visiting: inout [Int]) -> Bool {
+        guard let first = type.first, let last = type.last else { return false }
+        if last == UInt8(ascii: "?") || last == UInt8(ascii: "!") {
+            return isSendable(type.dropping(first: 0, last: 1), visiting: &visiting)
+        }
         if first == UInt8(ascii: "["), last == UInt8(ascii: "]") {
-            let inner = String(type.dropFirst().dropLast())
-            return splitTopLevel(inner, on: ":").allSatisfy { isSendable($0.trimmingSpaces, visiting: &visiting) }
+            return type.dropping(first: 1, last: 1).allTopLevelParts(separatedBy: UInt8(ascii: ":")) {
+                isSendable($0.trimmingSpaces, visiting: &visiting)
+            }
         }
         if first == UInt8(ascii: "("), last == UInt8(ascii: ")") {
-            let inner = String(type.dropFirst().dropLast())
-            return splitTopLevel(inner, on: ",").allSatisfy { element in
-                let part = element.contains(":") ? String(element.split(separator: ":", maxSplits: 1)[1]) : element
-                return isSendable(part.trimmingSpaces, visiting: &visiting)
+            return type.dropping(first: 1, last: 1).allTopLevelParts(separatedBy: UInt8(ascii: ",")) {
+                isSendable($0.afterLabel.trimmingSpaces, visiting: &visiting)
             }
         }
-        // Searched as UTF-8: `<` and `>` are ASCII, and a Character search costs far more.
-        if last == UInt8(ascii: ">"), let open = type.utf8.firstIndex(of: UInt8(ascii: "<")) {
-            let base = String(type[..<open])
-            let inner = type[type.utf8.index(after: open)..<type.utf8.index(before: type.endIndex)]
-            // Most generic types have one argument: no comma, nothing to split.
-            let arguments = inner.utf8.contains(UInt8(ascii: ",")) ? splitTopLevel(String(inner), on: ",") : [String(inner)]
-            switch base {
-            case "Optional", "Array", "Dictionary", "Set":
-                return arguments.allSatisfy { isSendable($0.trimmingSpaces, visiting: &visiting) }
-            default:
-                break
+        if last == UInt8(ascii: ">"), let open = type.firstIndex(of: UInt8(ascii: "<")) {
+            let base = type.dropping(first: 0, last: type.count - open)
+            let arguments = type.dropping(first: open + 1, last: 1)
+            func allArgumentsAreSendable() -> Bool {
+                arguments.allTopLevelParts(separatedBy: UInt8(ascii: ",")) { isSendable($0.trimmingSpaces, visiting: &visiting) }
+            }
+            if base.isSpelled("Optional") || base.isSpelled("Array") || base.isSpelled("Dictionary") || base.isSpelled("Set") {
+                return allArgumentsAreSendable()
             }
             // A wrapper's storage: as its declaration says (global-actor isolated types are Sendable).
-            switch context.wrapper(named: base)?.sendable {
+            switch context.wrapper(named: String(decoding: base, as: UTF8.self))?.sendable {
             case .always: return true
-            case .whenArgumentsAre: return arguments.allSatisfy { isSendable($0.trimmingSpaces, visiting: &visiting) }
+            case .whenArgumentsAre: return allArgumentsAreSendable()
             case .unknown, nil: return false
             }
         }
         if Self.standardValueTypes.contains(type) { return true }
-        // One look-up finds the type and what is known of it; updates go to the same entry.
-        guard let entry = answers.fileTypes.index(forKey: type) else {
-            if let shape = context.wrapper(named: type), shape.sendable == .always { return true }
+        guard let entry = fileTypeNames.index(of: type) else {
+            if let shape = context.wrapper(named: String(decoding: type, as: UTF8.self)), shape.sendable == .always { return true }
             return false
         }
-        let stored: [String]?
-        switch answers.fileTypes.values[entry] {
+        let stored: [StoredType]?
+        switch answers.fileTypes[entry] {
         case .unknown: return false
         case .sendable: return true
         case .stored(let known): stored = known
-        case .members(let items):
-            stored = storedTypes(of: items, context: context)
-            answers.fileTypes.values[entry] = .stored(stored)
+        case .members(let index):
+            stored = storedTypes(of: types[index].body!.items, context: context)
+            answers.fileTypes[entry] = .stored(stored)
         }
-        guard let stored, !visiting.contains(type) else { return false }
-        visiting.append(type)
+        guard let stored, !visiting.contains(entry) else { return false }
+        visiting.append(entry)
         defer { visiting.removeLast() }
         guard stored.allSatisfy({ isSendable($0, visiting: &visiting) }) else { return false }
         // A "yes" holds whatever else is being visited (a cycle only ever makes an answer "no").
-        if let entry = answers.fileTypes.index(forKey: type) { answers.fileTypes.values[entry] = .sendable }
+        answers.fileTypes[entry] = .sendable
         return true
+    }
+
+    /// A stored property's type, as read or inferred (not trimmed).
+    private func isSendable(_ type: StoredType, visiting: inout [Int]) -> Bool {
+        switch type {
+        case .written(let span):
+            guard !span.isEmpty else { return false }
+            // A type has no `$x` to rewrite: its text is its bytes.
+            let tokens = context.tree.tokens
+            return context.bytes.withUnsafeBufferPointer { bytes in
+                isSendable(UnsafeBufferPointer(rebasing: bytes[tokens[span.lower].start..<tokens[span.upper - 1].end]), visiting: &visiting)
+            }
+        case .inferred(var type):
+            return type.withUTF8 { isSendable($0, visiting: &visiting) }
+        }
+    }
+}
+
+/// The type of a same-file type's stored property: as written (read from the
+/// source when asked, no String made), or inferred from its initial value.
+private enum StoredType {
+    case written(TokenSpan)
+    case inferred(String)
+}
+
+/// A type's spelling, or a piece of one, taken apart on its UTF-8 bytes.
+private extension UnsafeBufferPointer<UInt8> {
+    func dropping(first: Int, last: Int) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: self[first..<count - last])
+    }
+
+    func isSpelled(_ spelling: StaticString) -> Bool {
+        spelling.withUTF8Buffer { sameBytes(self, $0) }
+    }
+
+    /// Without spaces and tabs around it (`String.trimmingSpaces`).
+    var trimmingSpaces: UnsafeBufferPointer<UInt8> {
+        var start = 0
+        var end = count
+        while start < end && (self[start] == UInt8(ascii: " ") || self[start] == UInt8(ascii: "\t")) { start += 1 }
+        while end > start && (self[end - 1] == UInt8(ascii: " ") || self[end - 1] == UInt8(ascii: "\t")) { end -= 1 }
+        return UnsafeBufferPointer(rebasing: self[start..<end])
+    }
+
+    /// A tuple element's type: after `label:` if there is one (as `split(separator: ":", maxSplits: 1)[1]`
+    /// would take it: colons before the label are skipped; nothing after the colon gives nothing).
+    var afterLabel: UnsafeBufferPointer<UInt8> {
+        let colon = UInt8(ascii: ":")
+        var start = 0
+        while start < count && self[start] == colon { start += 1 }
+        guard start > 0 || firstIndex(of: colon) != nil else { return self }
+        guard let separator = self[start...].firstIndex(of: colon) else { return dropping(first: count, last: 0) }
+        return dropping(first: separator + 1, last: 0)
+    }
+
+    /// Whether `isTrue` holds for every part between `separator`s outside brackets, parentheses
+    /// and angle brackets (the parts of `splitTopLevel`), asked in order until one does not.
+    func allTopLevelParts(separatedBy separator: UInt8, _ isTrue: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
+        var depth = 0
+        var start = 0
+        for index in 0..<count {
+            switch self[index] {
+            case UInt8(ascii: "<"), UInt8(ascii: "["), UInt8(ascii: "("): depth += 1
+            case UInt8(ascii: ">"), UInt8(ascii: "]"), UInt8(ascii: ")"): depth -= 1
+            case separator where depth == 0:
+                guard isTrue(UnsafeBufferPointer(rebasing: self[start..<index])) else { return false }
+                start = index + 1
+            default: break
+            }
+        }
+        return isTrue(UnsafeBufferPointer(rebasing: self[start..<count]))
     }
 }
 
 /// The types of the stored properties (or enum payloads) of a same-file type;
 /// nil when one of them has no written or certain type.
-private func storedTypes(of items: [Item], context: SourceContext) -> [String]? {
-    var types: [String] = []
-    for item in items {
-        switch item {
-        case .variable(let variable):
-            if context.hasModifier(.static, in: variable.prefix) { continue }
-            for binding in variable.bindings {
-                if let accessors = binding.accessors, case .getter = accessors.content { continue }
-                if let accessors = binding.accessors, case .accessors(let list) = accessors.content,
-                   list.contains(where: { [.get, .set, ._modify, ._read].contains(context.word($0.keyword)) }) { continue }
-                if !variable.prefix.attributes.isEmpty { return nil }
-                if let type = binding.type {
-                    types.append(context.text(type))
-                } else if let initializer = binding.initializer, let type = TypeInference(context: context).type(of: initializer) {
-                    types.append(type)
-                } else {
-                    return nil
-                }
-            }
-        case .other(let other) where other.kind == .enumCase:
-            // Payloads would need their types; cases without payloads are Sendable.
-            if context.text(TokenSpan(other.keyword, other.span.upper)).contains("(") { return nil }
-        case .ifConfig:
-            return nil
-        default:
-            continue
+private func storedTypes(of items: [Item], context: SourceContext) -> [StoredType]? {
+    var types: [StoredType] = []
+    types.reserveCapacity(items.count)
+    // Read in place: `for item in items` copies each item, retaining and releasing every array it holds twice.
+    return items.withUnsafeBufferPointer { items in
+        for index in items.indices {
+            guard appendStoredTypes(of: items[index], context: context, to: &types) else { return nil }
         }
+        return types
     }
-    return types
+}
+
+/// Adds the types `item` stores to `types`; false when one of them has no written or certain type.
+private func appendStoredTypes(of item: borrowing Item, context: SourceContext, to types: inout [StoredType]) -> Bool {
+    switch item {
+    case .variable(let variable):
+        if context.hasModifier(.static, in: variable.prefix) { return true }
+        for binding in variable.bindings {
+            if let accessors = binding.accessors, case .getter = accessors.content { continue }
+            if let accessors = binding.accessors, case .accessors(let list) = accessors.content,
+               list.contains(where: { [.get, .set, ._modify, ._read].contains(context.word($0.keyword)) }) { continue }
+            if !variable.prefix.attributes.isEmpty { return false }
+            if let type = binding.type {
+                types.append(.written(type))
+            } else if let initializer = binding.initializer, let type = TypeInference(context: context).type(of: initializer) {
+                types.append(.inferred(type))
+            } else {
+                return false
+            }
+        }
+    case .other(let other) where other.kind == .enumCase:
+        // Payloads would need their types; cases without payloads are Sendable.
+        if context.text(TokenSpan(other.keyword, other.span.upper)).contains("(") { return false }
+    case .ifConfig:
+        return false
+    default:
+        break
+    }
+    return true
 }
 
 /// Splits at `separator` outside brackets, parentheses and angle brackets.
@@ -221,10 +322,34 @@ extension String {
     }
 }
 
-/// A memo shared by the copies of one oracle (it is passed by value).
+/// A memo shared by the copies of one oracle (it is passed by value). Its
+/// accesses are left unchecked by the exclusivity runtime (some sixty
+/// instructions each, for every question): each is a single read or write
+/// that nothing else runs inside.
 private final class AnswerCache {
     /// Room for the few dozen types of a file, so the table does not grow step by step.
-    var results = [String: Bool](minimumCapacity: 64)
-    /// The same-file structs, enums and others by name, with what has been found out about them.
-    var fileTypes: [String: SendableOracle.FileType] = [:]
+    @exclusivity(unchecked) var spellings = AnswersBySpelling(capacity: 64)
+    /// What has been found out about the same-file types, by their index in `fileTypeNames`.
+    @exclusivity(unchecked) var fileTypes: [SendableOracle.FileType] = []
+}
+
+/// The type spellings asked about and the answers given: one value, so that a
+/// question is one access to the class's storage.
+private struct AnswersBySpelling {
+    private var spellings: NameSet
+    private var answers: [Bool] = []
+
+    init(capacity: Int) {
+        spellings = NameSet(capacity: capacity)
+        answers.reserveCapacity(capacity)
+    }
+
+    func answer(for spelling: UnsafeBufferPointer<UInt8>) -> Bool? {
+        spellings.index(of: spelling).map { answers[$0] }
+    }
+
+    mutating func record(_ answer: Bool, for spelling: UnsafeBufferPointer<UInt8>) {
+        let index = spellings.insert(spelling)
+        if index == answers.count { answers.append(answer) } else { answers[index] = answer }
+    }
 }

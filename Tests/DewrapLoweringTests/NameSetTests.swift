@@ -27,6 +27,26 @@ struct NameSetTests {
         }
     }
 
+    /// Each name keeps the index of its first insertion (0, 1, …), for the arrays kept beside a set.
+    @Test func indicesFollowFirstInsertion() {
+        var random = SplitMix64(seed: 12)
+        let letters: [Character] = ["a", "b", "_", "é", "Z"]
+        var names = NameSet(capacity: 1)
+        var expected: [String: Int] = [:]
+        for _ in 0..<300 {
+            // Short and long names: the set reads eight bytes at a time.
+            let name = String((0..<Int(random.next() % 20)).map { _ in letters[Int(random.next() % UInt64(letters.count))] })
+            let index = names.insert(name)
+            #expect(index == expected[name, default: expected.count], "\(name)")
+            expected[name] = index
+            #expect(names.count == expected.count)
+        }
+        for (name, index) in expected {
+            var bytes = name
+            #expect(bytes.withUTF8 { names.index(of: $0) } == index, "\(name)")
+        }
+    }
+
     @Test func anEmptySetHoldsNothing() {
         let names = NameSet(capacity: 0)
         #expect(!names.contains(""))
