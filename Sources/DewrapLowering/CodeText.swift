@@ -8,9 +8,12 @@ struct CodeText {
     /// costs about 150 instructions a piece, most of the price of rendering.
     private var storage: [UInt8]
     private(set) var count = 0
+    /// `storage.count`, kept here: reading it from the array is a call.
+    private var capacity: Int
 
     init(capacity: Int = 0) {
         storage = capacity == 0 ? [] : Self.room(capacity)
+        self.capacity = capacity
     }
 
     /// A buffer of `capacity` bytes that are written before they are read: left
@@ -31,7 +34,7 @@ struct CodeText {
     mutating func write(_ piece: UnsafeBufferPointer<UInt8>) {
         guard let source = piece.baseAddress else { return }
         let end = count + piece.count
-        if end > storage.count { grow(toHold: end) }
+        if end > capacity { grow(toHold: end) }
         storage.withUnsafeMutableBufferPointer { target in
             (target.baseAddress! + count).update(from: source, count: piece.count)
         }
@@ -48,6 +51,32 @@ struct CodeText {
             }
         }
         storage = larger
+        capacity = larger.count
+    }
+
+    /// Appends a literal piece. A `StaticString`'s bytes lie in the binary, where a
+    /// String's are first found through its representation (some seventy instructions a piece).
+    /// Named apart: a literal passed where a String also fits would be a String.
+    @inline(__always)
+    mutating func write(literal piece: StaticString) {
+        piece.withUTF8Buffer { write($0) }
+    }
+
+    /// Appends bytes `range` of `bytes` (a name or an indentation from the source).
+    @inline(__always)
+    mutating func write(_ bytes: [UInt8], _ range: Range<Int>) {
+        bytes.withUnsafeBufferPointer { write(UnsafeBufferPointer(rebasing: $0[range])) }
+    }
+
+    /// Appends a copy of bytes `range` of this text (a line break and indentation written before).
+    mutating func repeatText(_ range: Range<Int>) {
+        precondition(range.upperBound <= count)
+        let end = count + range.count
+        if end > capacity { grow(toHold: end) }
+        storage.withUnsafeMutableBufferPointer { target in
+            (target.baseAddress! + count).update(from: target.baseAddress! + range.lowerBound, count: range.count)
+        }
+        count = end
     }
 
     @inline(__always)

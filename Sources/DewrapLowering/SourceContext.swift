@@ -212,11 +212,21 @@ struct SourceContext {
 
     /// The whitespace at the start of the line holding `token`.
     func indentation(of token: Int) -> String {
+        String(decoding: bytes[indentationRange(of: token)], as: UTF8.self)
+    }
+
+    /// Where `indentation(of:)` lies in `bytes`.
+    func indentationRange(of token: Int) -> Range<Int> {
         let offset = tree.tokens[token].start
+        // Nearly always only blanks precede the token on its line: stepping back over them is
+        // cheaper than the line table's binary search, which finds the line start otherwise.
+        var blank = offset
+        while blank > 0 && (bytes[blank - 1] == 32 || bytes[blank - 1] == 9) { blank -= 1 }
+        if blank == 0 || bytes[blank - 1] == 10 || bytes[blank - 1] == 13 { return blank..<offset }
         let start = offset - lines.location(of: offset).column + 1
         var end = start
         while end < bytes.count && (bytes[end] == 32 || bytes[end] == 9) { end += 1 }
-        return String(decoding: bytes[start..<end], as: UTF8.self)
+        return start..<end
     }
 }
 

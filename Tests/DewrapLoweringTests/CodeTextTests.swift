@@ -38,4 +38,23 @@ struct CodeTextTests {
         empty.truncate(to: 10)
         #expect(empty.isEmpty && empty.slice.isEmpty)
     }
+
+    /// Literals, source bytes and copies of the text's own earlier bytes, across growth
+    /// (a copy that makes the buffer grow reads what it copies from the old one).
+    @Test func literalsSourceBytesAndRepeatsAreTheJoinedText() {
+        let source = Array("let name = 1".utf8)
+        for capacity in [0, 3, 64] {
+            var text = CodeText(capacity: capacity)
+            text.write(literal: "_")
+            text.write(source, 4..<8)
+            let name = 0..<text.count
+            text.write(literal: ".é ")
+            for _ in 0..<40 { text.repeatText(name) }
+            text.repeatText(0..<text.count)
+            text.write(literal: "")
+            text.write(source, 3..<3)
+            let once = "_name.é " + String(repeating: "_name", count: 40)
+            #expect(String(decoding: text.slice, as: UTF8.self) == once + once)
+        }
+    }
 }
