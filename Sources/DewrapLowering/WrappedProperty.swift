@@ -192,8 +192,23 @@ func analyzeProperty(
     let name = context.text(nameToken)
     let nameOffset = tree.tokens[nameToken].start
     let prefix = declaration.prefix
-    let isClass = context.hasModifier(.class, in: prefix)
-    let isStatic = isClass || context.hasModifier(.static, in: prefix)
+    // The modifiers that matter below, found in one pass over them rather than one pass each.
+    var isClass = false
+    var isStatic = false
+    var isOverride = false
+    var (isLazy, isWeak, isUnowned) = (false, false, false)
+    for modifier in prefix.modifiers {
+        switch context.word(modifier.keyword) {
+        case .class: isClass = true
+        case .static: isStatic = true
+        case .override: isOverride = true
+        case .lazy: isLazy = true
+        case .weak: isWeak = true
+        case .unowned: isUnowned = true
+        default: break
+        }
+    }
+    isStatic = isStatic || isClass
     switch container {
     case .enum where !isStatic:
         return .leave(Diagnostic(.error, at: nameOffset, "non-static property '\(name)' declared inside an enum cannot have a wrapper"))
@@ -204,13 +219,13 @@ func analyzeProperty(
     default:
         break
     }
-    for word in [Word.lazy, .weak, .unowned] where context.hasModifier(word, in: prefix) {
+    if let word: Word = isLazy ? .lazy : isWeak ? .weak : isUnowned ? .unowned : nil {
         return .leave(Diagnostic(.error, at: nameOffset, "property '\(name)' with a wrapper cannot also be \(word.spelling)"))
     }
     if prefix.attributes.contains(where: { context.span($0.name, isSpelled: "NSManaged") }) {
         return .leave(Diagnostic(.error, at: nameOffset, "property '\(name)' with a wrapper cannot also be '@NSManaged'"))
     }
-    if context.hasModifier(.override, in: prefix) {
+    if isOverride {
         return .leave(Diagnostic(.error, at: nameOffset, "property '\(name)' with attached wrapper cannot override another property"))
     }
     if isClass {
