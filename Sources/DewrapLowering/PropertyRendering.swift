@@ -8,6 +8,26 @@ func renderProperty(
     _ property: WrappedProperty, container: ContainerKind, typeName: String, writesStorageInitializer: Bool,
     context: SourceContext, to text: inout CodeText
 ) {
+    // Written first into a buffer on the stack (about 300 bytes for a typical property), then
+    // copied into `text` at once; a property that does not fit is written into `text` itself.
+    let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1024) { buffer in
+        var scratch = ScratchText(buffer)
+        writeProperty(property, container: container, typeName: typeName, writesStorageInitializer: writesStorageInitializer,
+                      context: context, to: &scratch)
+        if scratch.overflowed { return false }
+        text.write(scratch.bytes)
+        return true
+    }
+    if !written {
+        writeProperty(property, container: container, typeName: typeName, writesStorageInitializer: writesStorageInitializer,
+                      context: context, to: &text)
+    }
+}
+
+private func writeProperty<Output: CodeOutput>(
+    _ property: WrappedProperty, container: ContainerKind, typeName: String, writesStorageInitializer: Bool,
+    context: SourceContext, to text: inout Output
+) {
     let declaration = property.declaration
     let wrapper = property.wrapper
     // The name and the indentation are written from the source's bytes, and literal pieces as
@@ -35,13 +55,13 @@ func renderProperty(
     /// What stays on `x`, each piece followed by a space: the attributes other than the wrapper,
     /// the isolation of `wrappedValue` (I-1) unless the property states its own, the modifiers.
     /// Written straight into the text (a buffer of its own would be allocated for every property).
-    func writeKept(_ text: inout CodeText) {
+    func writeKept(_ text: inout Output) {
         for attribute in declaration.prefix.attributes where !isWrapperAttribute(attribute) {
             text.append(attributeSpan(attribute), from: context)
             text.write(literal: " ")
         }
         if let isolation = wrapper.wrappedValue.isolation, !context.statesOwnIsolation(declaration.prefix) {
-            text += isolation
+            text.write(string: isolation)
             text.write(literal: " ")
         }
         for modifier in declaration.prefix.modifiers {
@@ -51,7 +71,7 @@ func renderProperty(
     }
     /// `_x`, copied from where the storage's declaration has it in `text`.
     var storageNameBytes = 0..<0
-    func writeStorageName(_ text: inout CodeText) {
+    func writeStorageName(_ text: inout Output) {
         text.repeatText(storageNameBytes)
     }
 
@@ -61,10 +81,10 @@ func renderProperty(
     /// Where the text last has a line break and the indentation: outside directive mode the same
     /// bytes start every line, and are copied from there.
     var lineStart = 0..<0
-    func writeLineStart(_ text: inout CodeText) {
+    func writeLineStart(_ text: inout Output) {
         if lineStart.isEmpty {
             let start = text.count
-            text += lineBreak
+            text.write(string: lineBreak)
             text.write(source, indent)
             if !compact { lineStart = start..<text.count }
         } else {
@@ -73,7 +93,7 @@ func renderProperty(
     }
 
     // S-1: `private`, `final private` in a class, `private static` for a static property (X-2).
-    if !spi.isEmpty { text += spi }
+    if !spi.isEmpty { text.write(spi) }
     if property.isStatic {
         text.write(literal: "private static var ")
     } else if container == .class {
@@ -86,7 +106,7 @@ func renderProperty(
     text.write(source, nameBytes)
     storageNameBytes = storageNameStart..<text.count
     text.write(literal: ": ")
-    text += property.storageType
+    text.write(string: property.storageType)
     if writesStorageInitializer {
         let mark = text.count
         text.write(literal: " = ")
@@ -105,23 +125,23 @@ func renderProperty(
         "\(property.storageType)[_enclosingInstance: self, wrapped: \\\(typeName).\(name), storage: \\\(typeName).\(storageName)]"
     }
     /// How `x` reaches its value: `_x.wrappedValue` (`.wrappedValue` once more per inner wrapper) or the subscript.
-    func writeAccess(_ text: inout CodeText) {
-        if let enclosingAccess { return text += enclosingAccess }
+    func writeAccess(_ text: inout Output) {
+        if let enclosingAccess { return text.write(string: enclosingAccess) }
         writeStorageName(&text)
         for _ in 0...property.inner.count { text.write(literal: ".wrappedValue") }
     }
     /// After `{` and between accessors (a line break, the indentation and one unit more,
     /// copied after the first); before the closing `}`.
     var accessorStart = 0..<0
-    func writeOpen(_ text: inout CodeText) {
+    func writeOpen(_ text: inout Output) {
         if compact { return text.write(literal: " ") }
         if !accessorStart.isEmpty { return text.repeatText(accessorStart) }
         let start = text.count
         writeLineStart(&text)
-        text += unit
+        text.write(string: unit)
         accessorStart = start..<text.count
     }
-    func writeClose(_ text: inout CodeText) {
+    func writeClose(_ text: inout Output) {
         if compact { return text.write(literal: " ") }
         writeLineStart(&text)
     }
@@ -129,7 +149,7 @@ func renderProperty(
     text.write(literal: "var ")
     text.write(source, nameBytes)
     text.write(literal: ": ")
-    text += property.valueType
+    text.write(string: property.valueType)
     text.write(literal: " {")
     writeOpen(&text)
     text.write(literal: valueMember && wrapper.wrappedValue.mutatingGetter ? "mutating get { " : "get { ")
@@ -177,14 +197,17 @@ func renderProperty(
             }
             let setterKeyword = nonmutatingSetter ? "nonmutating set" : "set"
             if compact {
-                text.write(" ", setterKeyword, " { ", steps.joined(separator: "; "), " }")
+                text.write(string: " " + setterKeyword + " { " + steps.joined(separator: "; ") + " }")
             } else {
                 let indentText = String(decoding: source[indent], as: UTF8.self)
                 let step = eol + indentText + unit + unit
                 writeOpen(&text)
-                text.write(setterKeyword, " {")
-                for line in steps { text.write(step, line) }
-                text.write(eol, indentText, unit, "}")
+                text.write(string: setterKeyword + " {")
+                for line in steps {
+                    text.write(string: step)
+                    text.write(string: line)
+                }
+                text.write(string: eol + indentText + unit + "}")
             }
         }
     }
@@ -193,14 +216,14 @@ func renderProperty(
 
     if let projected = property.projectedType, let member = wrapper.projectedValue {
         writeLineStart(&text)
-        if !spi.isEmpty { text += spi }
+        if !spi.isEmpty { text.write(spi) }
         // S-2: `x`'s access (its setter access for the setter), the projection's own isolation.
         if let isolation = member.isolation {
-            text += isolation
+            text.write(string: isolation)
             text.write(literal: " ")
         }
         if let access = property.access {
-            if access == "open" { text.write(literal: "public") } else { text += access }
+            if access == "open" { text.write(literal: "public") } else { text.write(string: access) }
             text.write(literal: " ")
         }
         if member.setter != .none {
@@ -213,7 +236,7 @@ func renderProperty(
         text.write(literal: "var _$")
         text.write(source, nameBytes)
         text.write(literal: ": ")
-        text += projected
+        text.write(string: projected)
         if member.setter == .none && !member.mutatingGetter {
             text.write(literal: " { ")
             writeStorageName(&text)
@@ -231,9 +254,9 @@ func renderProperty(
         }
     }
     for helper in helpers {
-        text += context.lineBreak(mappedTo: helper.line)
+        text.write(string: context.lineBreak(mappedTo: helper.line))
         text.write(source, indent)
-        text += helper.text
+        text.write(string: helper.text)
     }
 }
 
@@ -265,8 +288,8 @@ func storageInitializer(for property: WrappedProperty, value: String? = nil, con
 }
 
 /// `storageInitializer` written to `text`; false, with nothing written, when there is none.
-func writeStorageInitializer(
-    for property: WrappedProperty, value: String? = nil, context: SourceContext, to text: inout CodeText
+func writeStorageInitializer<Output: CodeOutput>(
+    for property: WrappedProperty, value: String? = nil, context: SourceContext, to text: inout Output
 ) -> Bool {
     if !property.inner.isEmpty {
         // A-7: `A(wrappedValue: B(wrappedValue: e, bArgs…), aArgs…)`, each wrapper's arguments with its own init.
@@ -275,40 +298,40 @@ func writeStorageInitializer(
         for (wrapper, span) in layers.reversed() {
             composed = "\(wrapper.name)(wrappedValue: \(composed)\(span.map { ", " + context.text($0) } ?? ""))"
         }
-        text += composed
+        text.write(string: composed)
         return true
     }
     let name = property.wrapper.name
-    func writeArguments(_ text: inout CodeText) {
+    func writeArguments(_ text: inout Output) {
         guard let arguments = property.attributeArguments else { return }
         text.write(literal: ", ")
         text.append(arguments, from: context)
     }
     if let value {
-        text += name
+        text.write(string: name)
         text.write(literal: "(wrappedValue: ")
-        text += value
+        text.write(string: value)
         writeArguments(&text)
         text.write(literal: ")")
         return true
     }
     switch property.storageStart {
     case .wrappedValue:
-        text += name
+        text.write(string: name)
         text.write(literal: "(wrappedValue: ")
         text.append(property.initializer!, from: context)
         writeArguments(&text)
         text.write(literal: ")")
     case .attributeArguments:
-        text += name
+        text.write(string: name)
         text.write(literal: "(")
         text.append(property.attributeArguments!, from: context)
         text.write(literal: ")")
     case .optionalNil:
-        text += name
+        text.write(string: name)
         text.write(literal: "(wrappedValue: nil)")
     case .emptyInit:
-        text += name
+        text.write(string: name)
         text.write(literal: "()")
     case .none: return false
     }

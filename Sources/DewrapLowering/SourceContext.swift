@@ -164,20 +164,20 @@ struct SourceContext {
     }
 
     /// Appends the source bytes `range` to `output`, `$x` rewrites applied.
-    func appendText(bytes range: Range<Int>, to output: inout CodeText) {
-        guard let first = firstTokenEdit(in: range) else { return output += bytes[range] }
+    func appendText<Output: CodeOutput>(bytes range: Range<Int>, to output: inout Output) {
+        guard let first = firstTokenEdit(in: range) else { return output.write(bytes, range) }
         appendText(bytes: range, firstEdit: first, to: &output)
     }
 
-    private func appendText(bytes range: Range<Int>, firstEdit: Int, to output: inout CodeText) {
+    private func appendText<Output: CodeOutput>(bytes range: Range<Int>, firstEdit: Int, to output: inout Output) {
         var position = range.lowerBound
         for edit in tokenEdits[firstEdit...] {
             guard edit.end <= range.upperBound else { break }
-            output += bytes[position..<edit.start]
-            output += edit.text
+            output.write(bytes, position..<edit.start)
+            edit.text.withUnsafeBufferPointer { output.write($0) }
             position = edit.end
         }
-        output += bytes[position..<range.upperBound]
+        output.write(bytes, position..<range.upperBound)
     }
 
     /// The index of the first `$x` rewrite inside `range`, if there is one.

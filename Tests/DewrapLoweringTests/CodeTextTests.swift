@@ -57,4 +57,34 @@ struct CodeTextTests {
             #expect(String(decoding: text.slice, as: UTF8.self) == once + once)
         }
     }
+
+    /// `copyBytes` copies each size of piece exactly (it has a path for each range of
+    /// sizes), into a `CodeText` and a `ScratchText` alike; a scratch text that runs out
+    /// of room says so.
+    @Test func piecesOfEverySizeAreCopiedExactly() {
+        let source = Array((0..<64).map { UInt8(ascii: "a") + UInt8($0 % 26) })
+        var expected: [UInt8] = []
+        var text = CodeText()
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4096) { buffer in
+            var scratch = ScratchText(buffer)
+            for size in 0...40 {
+                for start in [0, 1, 7] {
+                    text.write(source, start..<start + size)
+                    scratch.write(source, start..<start + size)
+                    expected += source[start..<start + size]
+                }
+            }
+            #expect(Array(text.slice) == expected)
+            #expect(Array(scratch.bytes) == expected)
+            #expect(!scratch.overflowed)
+        }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 10) { buffer in
+            var scratch = ScratchText(buffer)
+            scratch.write(literal: "var x")
+            scratch.write(literal: ": Int")
+            #expect(!scratch.overflowed && scratch.count == 10)
+            scratch.write(literal: "!")
+            #expect(scratch.overflowed)
+        }
+    }
 }
