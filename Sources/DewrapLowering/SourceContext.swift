@@ -309,19 +309,73 @@ func sameBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>)
 /// The storage and projection types of a wrapper for a value type: the same
 /// few pairs come up for most properties of a file, and deriving them means
 /// matching and rewriting type text.
+///
+/// A hash table of its own: a `Dictionary` hashes the value type's text with
+/// SipHash (some 350 instructions a look-up), where these keys are short and
+/// few, and a multiplicative hash of their bytes does.
 final class DerivedTypes {
-    struct Key: Hashable {
-        var wrapper: ObjectIdentifier
-        var valueType: String
-    }
-
     struct Entry {
         var storageType: String
         var projectedType: String?
     }
 
-    /// Nil when the wrapper's generic arguments cannot be read from that value type.
-    /// Room for the few dozen pairs of a file, so the table does not grow step by step.
-    /// Unchecked like `WrappersByName.entries`: each access is one look-up or one insertion.
-    @exclusivity(unchecked) var byKey = [Key: Entry?](minimumCapacity: 64)
+    private struct Slot {
+        var wrapper: ObjectIdentifier
+        var valueType: String
+        /// Nil when the wrapper's generic arguments cannot be read from that value type.
+        var entry: Entry?
+    }
+
+    /// The pairs in the order found; `table` holds their indices (-1: empty) at their
+    /// hashes, probed linearly, and is kept at most half full. Unchecked like
+    /// `WrappersByName.entries`: no access overlaps another.
+    @exclusivity(unchecked) private var slots: [Slot] = []
+    @exclusivity(unchecked) private var table = [Int32](repeating: -1, count: 64)
+
+    /// The entry found for the pair (nil inside: none can be derived), or nil when never stored.
+    func entry(wrapper: WrapperShape, valueType: String) -> Entry?? {
+        let id = ObjectIdentifier(wrapper)
+        let hash = Self.hash(id, valueType)
+        // Read in place: a copy of a slot would retain its three Strings.
+        return table.withUnsafeBufferPointer { table in
+            slots.withUnsafeBufferPointer { slots in
+                var position = hash & (table.count - 1)
+                while table[position] >= 0 {
+                    let index = Int(table[position])
+                    if slots[index].wrapper == id && slots[index].valueType == valueType { return .some(slots[index].entry) }
+                    position = (position + 1) & (table.count - 1)
+                }
+                return nil
+            }
+        }
+    }
+
+    func store(_ entry: Entry?, wrapper: WrapperShape, valueType: String) {
+        if 2 * (slots.count + 1) > table.count { rehash(size: 2 * table.count) }
+        slots.append(Slot(wrapper: ObjectIdentifier(wrapper), valueType: valueType, entry: entry))
+        place(slots.count - 1)
+    }
+
+    private func place(_ index: Int) {
+        let mask = table.count - 1
+        var position = Self.hash(slots[index].wrapper, slots[index].valueType) & mask
+        while table[position] >= 0 { position = (position + 1) & mask }
+        table[position] = Int32(index)
+    }
+
+    private func rehash(size: Int) {
+        table = [Int32](repeating: -1, count: size)
+        for index in slots.indices { place(index) }
+    }
+
+    /// FNV-1a over the type's bytes, with the wrapper's address mixed in.
+    private static func hash(_ wrapper: ObjectIdentifier, _ valueType: String) -> Int {
+        var text = valueType
+        let hash = text.withUTF8 { bytes in
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(UInt(bitPattern: wrapper))
+            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+            return hash
+        }
+        return Int(truncatingIfNeeded: hash ^ (hash >> 29))
+    }
 }

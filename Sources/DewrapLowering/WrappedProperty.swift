@@ -282,7 +282,7 @@ func analyzeProperty(
     } else if wrapperCount == 1 && (!bindings.isEmpty || wrapper.genericParameters.isEmpty) {
         valueType = wrapper.wrappedValueType(bindings)
     } else if let initializer = binding.initializer {
-        valueType = TypeInference(context: context).type(of: initializer)
+        valueType = context.inferredType(of: initializer)
     } else if wrapperCount == 1, let arguments = attributeArguments {
         // `@Environment(Model.self)`: a `T.self` argument for a parameter of type `Value.Type` gives `Value`.
         bindings = genericArguments(fromMetatypeArguments: context.text(arguments), of: wrapper)
@@ -312,14 +312,14 @@ func analyzeProperty(
     let storageValueType = isImplicitlyUnwrapped ? String(valueType.dropLast()) + "?" : valueType
     let isOptional = isImplicitlyUnwrapped || lastByte == UInt8(ascii: "?") || startsOptional
     // Without generic arguments on the attribute, they follow from the wrapper and the value type alone.
-    let key = bindings.isEmpty ? DerivedTypes.Key(wrapper: ObjectIdentifier(wrapper), valueType: storageValueType) : nil
+    let cached = bindings.isEmpty
     let types: DerivedTypes.Entry?
-    if let key, let known = context.derivedTypes.byKey[key] {
+    if cached, let known = context.derivedTypes.entry(wrapper: wrapper, valueType: storageValueType) {
         types = known
-    } else if let key, let plain = wrapper.typesForPlainName(storageValueType) {
+    } else if cached, let plain = wrapper.typesForPlainName(storageValueType) {
         // `State<Value>` for `Int`: matching the value type would bind `Value` to it, and nothing else.
         types = DerivedTypes.Entry(storageType: plain.storage, projectedType: plain.projected)
-        context.derivedTypes.byKey[key] = .some(types)
+        context.derivedTypes.store(types, wrapper: wrapper, valueType: storageValueType)
     } else {
         // The storage's generic arguments: matched from `wrappedValue`'s declared type, then from same-type requirements.
         if !wrapper.genericParameters.isEmpty {
@@ -332,7 +332,7 @@ func analyzeProperty(
         }
         types = wrapper.genericParameters.allSatisfy({ bindings[$0] != nil })
             ? DerivedTypes.Entry(storageType: wrapper.storageType(bindings), projectedType: wrapper.projectedType(bindings)) : nil
-        if let key { context.derivedTypes.byKey[key] = .some(types) }
+        if cached { context.derivedTypes.store(types, wrapper: wrapper, valueType: storageValueType) }
     }
     guard let types else {
         return .leave(Diagnostic(.warning, at: nameOffset,

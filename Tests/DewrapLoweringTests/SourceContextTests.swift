@@ -49,4 +49,27 @@ struct SourceContextTests {
         }
         return (2...8).contains(smallest) ? String(repeating: " ", count: smallest) : "    "
     }
+
+    /// `DerivedTypes` hashes by hand, with open addressing and its own growth: it must
+    /// answer as a dictionary of the same pairs does, absent pairs and stored nils included.
+    @Test func derivedTypesAnswerAsADictionaryAcrossGrowth() {
+        let shapes = ["State", "Binding", "Published"].compactMap { WrapperShapes.builtIn.byName[$0] }
+        #expect(shapes.count == 3)
+        let table = DerivedTypes()
+        var expected: [String: DerivedTypes.Entry?] = [:]
+        var random = SplitMix64(seed: 5)
+        for step in 0..<600 {
+            let wrapper = Int(random.next() % 3)
+            let valueType = ["T", "Item", "é", ""][Int(random.next() % 4)] + "\(random.next() % 150)"
+            let key = "\(wrapper) \(valueType)"
+            if expected[key] == nil && step % 2 == 0 {
+                let entry = step % 3 == 0 ? nil : DerivedTypes.Entry(storageType: "S\(step)", projectedType: nil)
+                table.store(entry, wrapper: shapes[wrapper], valueType: valueType)
+                expected[key] = .some(entry)
+            }
+            let found = table.entry(wrapper: shapes[wrapper], valueType: valueType)
+            #expect((found == nil) == (expected[key] == nil), "\(key)")
+            #expect(found??.storageType == expected[key]??.storageType, "\(key)")
+        }
+    }
 }
