@@ -14,7 +14,11 @@ struct SourceContext {
     /// With `#sourceLocation` directives naming this file, generated code is
     /// written one declaration per line, each line mapped to its origin.
     let lineDirectives: String?
-    let lines: LineTable
+    /// Made on first use, and shared by the copies of this context: most files need no
+    /// line numbers (directive mode, observers and a few rewrites do), and making the
+    /// table is a pass over the file and an array of every line's start.
+    var lines: LineTable { lineTable.table(of: bytes) }
+    private let lineTable = LazyLineTable()
     /// The wrappers lowering knows: the catalog, `--wrapper-sources`, and those declared in this file.
     var shapes: WrapperShapes {
         didSet { wrappersByName = WrappersByName() }
@@ -29,13 +33,12 @@ struct SourceContext {
         self.tree = tree
         self.lineDirectives = lineDirectives
         self.shapes = shapes
-        lines = LineTable(bytes)
         var ending = "\n"
         if let newline = bytes.firstIndex(where: { $0 == 10 || $0 == 13 }), bytes[newline] == 13 {
             ending = newline + 1 < bytes.count && bytes[newline + 1] == 10 ? "\r\n" : "\r"
         }
         lineEnding = ending
-        indentUnit = detectIndentUnit(bytes, lines: lines)
+        indentUnit = detectIndentUnit(bytes)
     }
 
     /// The wrapper that `attribute` names, if lowering knows it.
@@ -230,39 +233,80 @@ struct SourceContext {
     }
 }
 
-private func detectIndentUnit(_ bytes: [UInt8], lines: LineTable) -> String {
+private func detectIndentUnit(_ bytes: [UInt8]) -> String {
     var smallest = Int.max
-    // Read through a buffer pointer, and a line's spaces only as far as the smallest indent so far:
-    // a deeper one cannot change it.
     let tab: Bool = bytes.withUnsafeBufferPointer { bytes in
-        lines.lineStarts.withUnsafeBufferPointer { lineStarts in
-            for start in lineStarts {
-                // Eight bytes in one load where the file has them: the leading spaces (up to eight)
-                // end at the first byte that is not one. A byte at a time costs about 30 instructions a line.
-                if start + 8 <= bytes.count {
-                    let word = UInt64(littleEndian: UnsafeRawPointer(bytes.baseAddress! + start).loadUnaligned(as: UInt64.self))
-                    if word & 0xFF == 9 { return true }
-                    let spaces = (word ^ 0x2020_2020_2020_2020).trailingZeroBitCount / 8
-                    if spaces >= smallest { continue }
-                    if spaces < 8 {
-                        let next = UInt8(truncatingIfNeeded: word >> (8 * spaces))
-                        if spaces > 0 && next != 10 && next != 13 { smallest = spaces }
-                        continue
-                    }
-                }
-                if start < bytes.count && bytes[start] == 9 { return true }
-                let limit = smallest < bytes.count - start ? start + smallest : bytes.count
-                var end = start
-                while end < limit && bytes[end] == 32 { end += 1 }
-                if end - start == smallest { continue }
-                let next = end < bytes.count ? bytes[end] : 10
-                if end > start && next != 10 && next != 13 { smallest = end - start }
-            }
-            return false
+        // Lines start at 0 and after each `\n`, `\r` or `\r\n`, as in `LineTable`.
+        var start = 0
+        while true {
+            let (tab, indent) = leadingIndentation(bytes, line: start, below: smallest)
+            if tab { return true }
+            smallest = indent
+            guard let end = nextLineBreak(bytes, from: start) else { return false }
+            start = end + (bytes[end] == 13 && end + 1 < bytes.count && bytes[end + 1] == 10 ? 2 : 1)
         }
     }
     if tab { return "\t" }
     return smallest >= 2 && smallest <= 8 ? String(repeating: " ", count: smallest) : "    "
+}
+
+/// Whether the line at `start` starts with a tab, and the smaller of `smallest` and its
+/// indentation in spaces, counted if something follows them. A line's spaces are read
+/// only as far as `smallest`: a deeper indentation cannot change it.
+@inline(__always)
+private func leadingIndentation(_ bytes: UnsafeBufferPointer<UInt8>, line start: Int, below smallest: Int) -> (Bool, Int) {
+    // Eight bytes in one load where the file has them: the leading spaces (up to eight)
+    // end at the first byte that is not one. A byte at a time costs about 30 instructions a line.
+    if start + 8 <= bytes.count {
+        let word = UInt64(littleEndian: UnsafeRawPointer(bytes.baseAddress! + start).loadUnaligned(as: UInt64.self))
+        if word & 0xFF == 9 { return (true, smallest) }
+        let spaces = (word ^ 0x2020_2020_2020_2020).trailingZeroBitCount / 8
+        if spaces >= smallest { return (false, smallest) }
+        if spaces < 8 {
+            let next = UInt8(truncatingIfNeeded: word >> (8 * spaces))
+            return (false, spaces > 0 && next != 10 && next != 13 ? spaces : smallest)
+        }
+    }
+    if start < bytes.count && bytes[start] == 9 { return (true, smallest) }
+    let limit = smallest < bytes.count - start ? start + smallest : bytes.count
+    var end = start
+    while end < limit && bytes[end] == 32 { end += 1 }
+    let next = end < bytes.count ? bytes[end] : 10
+    return (false, end - start < smallest && end > start && next != 10 && next != 13 ? end - start : smallest)
+}
+
+/// The offset of the first `\n` or `\r` at or after `start`, if any: eight bytes a step. In
+/// `word ^ pattern` a matching byte is zero, and `(x - 0x01…) & ~x & 0x80…` has the high bit of
+/// the lowest zero byte of `x` set (higher bits may be noise, so only the lowest set bit counts).
+@inline(__always)
+private func nextLineBreak(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+    var i = start
+    while i + 8 <= bytes.count {
+        let word = UInt64(littleEndian: UnsafeRawPointer(bytes.baseAddress! + i).loadUnaligned(as: UInt64.self))
+        let newlines = word ^ 0x0A0A_0A0A_0A0A_0A0A
+        let returns = word ^ 0x0D0D_0D0D_0D0D_0D0D
+        let hits = ((newlines &- 0x0101_0101_0101_0101) & ~newlines | (returns &- 0x0101_0101_0101_0101) & ~returns)
+            & 0x8080_8080_8080_8080
+        if hits != 0 { return i + hits.trailingZeroBitCount / 8 }
+        i += 8
+    }
+    while i < bytes.count {
+        if bytes[i] == 10 || bytes[i] == 13 { return i }
+        i += 1
+    }
+    return nil
+}
+
+/// A file's line table, made when first asked for.
+final class LazyLineTable {
+    private var table: LineTable?
+
+    func table(of bytes: [UInt8]) -> LineTable {
+        if let table { return table }
+        let made = LineTable(bytes)
+        table = made
+        return made
+    }
 }
 
 /// `#sourceLocation(file: "name", line: n)` with the name as a string literal.
