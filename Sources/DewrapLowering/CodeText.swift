@@ -183,6 +183,7 @@ struct ScratchText: CodeOutput {
         count += piece.count
     }
 
+    @inline(__always)
     mutating func repeatText(_ range: Range<Int>) {
         precondition(range.upperBound <= count)
         write(UnsafeBufferPointer(rebasing: buffer[range]))

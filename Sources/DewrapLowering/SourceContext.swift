@@ -185,14 +185,16 @@ struct SourceContext {
 
     /// The index of the first `$x` rewrite inside `range`, if there is one.
     private func firstTokenEdit(in range: Range<Int>) -> Int? {
-        // Binary search: there may be many.
-        var low = 0
-        var high = tokenEdits.count
-        while low < high {
-            let middle = (low + high) / 2
-            if tokenEdits[middle].start < range.lowerBound { low = middle + 1 } else { high = middle }
+        // Binary search: there may be many. Through a buffer pointer: asked for every piece of source copied.
+        tokenEdits.withUnsafeBufferPointer { edits in
+            var low = 0
+            var high = edits.count
+            while low < high {
+                let middle = (low + high) / 2
+                if edits[middle].start < range.lowerBound { low = middle + 1 } else { high = middle }
+            }
+            return low < edits.count && edits[low].end <= range.upperBound ? low : nil
         }
-        return low < tokenEdits.count && tokenEdits[low].end <= range.upperBound ? low : nil
     }
 
     /// The 1-based line of `token`.

@@ -58,6 +58,7 @@ final class WrappedProperty {
         self.storageType = storageType
         self.projectedType = projectedType
         self.access = access
+        isBelowInternal = access == "private" || access == "fileprivate"
         self.isStatic = isStatic
         self.placement = placement
         self.willSet = willSet
@@ -100,8 +101,8 @@ final class WrappedProperty {
         }
     }
 
-    /// Private or fileprivate (M-2).
-    var isBelowInternal: Bool { access == "private" || access == "fileprivate" }
+    /// Private or fileprivate (M-2). Found once: the memberwise init asks several times a property.
+    let isBelowInternal: Bool
 }
 
 /// A `willSet` or `didSet` with a body: its parameter and braces, all
