@@ -8,12 +8,36 @@ func renderProperty(
     _ property: WrappedProperty, container: ContainerKind, typeName: String, writesStorageInitializer: Bool,
     context: SourceContext, to text: inout CodeText
 ) {
+    // Written first into a buffer on the stack (about 300 bytes for a typical property), then
+    // copied into `text` at once; a property that does not fit is written into `text` itself.
+    let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1024) { buffer in
+        var scratch = ScratchText(buffer)
+        writeProperty(property, container: container, typeName: typeName, writesStorageInitializer: writesStorageInitializer,
+                      context: context, to: &scratch)
+        if scratch.overflowed { return false }
+        text.write(scratch.bytes)
+        return true
+    }
+    if !written {
+        writeProperty(property, container: container, typeName: typeName, writesStorageInitializer: writesStorageInitializer,
+                      context: context, to: &text)
+    }
+}
+
+private func writeProperty<Output: CodeOutput>(
+    _ property: WrappedProperty, container: ContainerKind, typeName: String, writesStorageInitializer: Bool,
+    context: SourceContext, to text: inout Output
+) {
     let declaration = property.declaration
     let wrapper = property.wrapper
-    let indent = context.indentation(of: declaration.prefix.start)
+    // The name and the indentation are written from the source's bytes, and literal pieces as
+    // `StaticString`s: no String is made or looked into for them.
+    let source = context.bytes
+    let indent = context.indentationRange(of: declaration.prefix.start)
     let unit = context.indentUnit
     let eol = context.lineEnding
     let name = property.name
+    let nameBytes = context.tree.tokens[property.nameToken].range
 
     // `@_spi` is also copied to `_x` and `_$x` (S-1, I-6), followed by a space.
     var spi = CodeText()
@@ -26,45 +50,74 @@ func renderProperty(
     for attribute in declaration.prefix.attributes
     where !isWrapperAttribute(attribute) && context.token(attribute.name.lower, isSpelled: "_spi") {
         spi.append(attributeSpan(attribute), from: context)
-        spi += " "
+        spi.write(literal: " ")
     }
     /// What stays on `x`, each piece followed by a space: the attributes other than the wrapper,
     /// the isolation of `wrappedValue` (I-1) unless the property states its own, the modifiers.
     /// Written straight into the text (a buffer of its own would be allocated for every property).
-    func writeKept(_ text: inout CodeText) {
+    func writeKept(_ text: inout Output) {
         for attribute in declaration.prefix.attributes where !isWrapperAttribute(attribute) {
             text.append(attributeSpan(attribute), from: context)
-            text += " "
+            text.write(literal: " ")
         }
-        if !context.statesOwnIsolation(declaration.prefix), let isolation = wrapper.wrappedValue.isolation {
-            text.write(isolation, " ")
+        if let isolation = wrapper.wrappedValue.isolation, !context.statesOwnIsolation(declaration.prefix) {
+            text.write(string: isolation)
+            text.write(literal: " ")
         }
         for modifier in declaration.prefix.modifiers {
             text.append(TokenSpan(modifier.keyword, modifier.detail?.upper ?? modifier.keyword + 1), from: context)
-            text += " "
+            text.write(literal: " ")
         }
+    }
+    /// `_x`, copied from where the storage's declaration has it in `text`.
+    var storageNameBytes = 0..<0
+    func writeStorageName(_ text: inout Output) {
+        text.repeatText(storageNameBytes)
     }
 
     // In directive mode each generated declaration is one line, so that all of it maps to the original's line.
-    // Written as pieces: joining Strings costs more than writing each.
+    let compact = context.lineDirectives != nil
     let lineBreak = context.lineBreak(mappedTo: context.mappedLine(of: declaration.prefix.start))
+    /// Where the text last has a line break and the indentation: outside directive mode the same
+    /// bytes start every line, and are copied from there.
+    var lineStart = 0..<0
+    func writeLineStart(_ text: inout Output) {
+        if lineStart.isEmpty {
+            let start = text.count
+            text.write(string: lineBreak)
+            text.write(source, indent)
+            if !compact { lineStart = start..<text.count }
+        } else {
+            text.repeatText(lineStart)
+        }
+    }
 
     // S-1: `private`, `final private` in a class, `private static` for a static property (X-2).
-    text += spi
-    text += property.isStatic ? "private static var _" : container == .class ? "final private var _" : "private var _"
-    text.write(name, ": ", property.storageType)
+    if !spi.isEmpty { text.write(spi) }
+    if property.isStatic {
+        text.write(literal: "private static var ")
+    } else if container == .class {
+        text.write(literal: "final private var ")
+    } else {
+        text.write(literal: "private var ")
+    }
+    let storageNameStart = text.count
+    text.write(literal: "_")
+    text.write(source, nameBytes)
+    storageNameBytes = storageNameStart..<text.count
+    text.write(literal: ": ")
+    text.write(string: property.storageType)
     if writesStorageInitializer {
         let mark = text.count
-        text += " = "
+        text.write(literal: " = ")
         if !writeStorageInitializer(for: property, context: context, to: &text) { text.truncate(to: mark) }
     }
-    text.write(lineBreak, indent)
+    writeLineStart(&text)
 
     // `mutating`/`nonmutating` only on instance properties of value types (A-1, A-2).
     let valueMember = container == .struct && !property.isStatic
     let setter = property.setter
-    let setterKeyword = valueMember && setter == .nonmutating ? "nonmutating set" : "set"
-    let getterKeyword = valueMember && wrapper.wrappedValue.mutatingGetter ? "mutating get" : "get"
+    let nonmutatingSetter = valueMember && setter == .nonmutating
     var storageName: String { "_" + name }
     // A-6: a class instance property of a wrapper with the enclosing-instance subscript goes through it.
     let enclosing = container == .class && !property.isStatic ? wrapper.enclosingInstance : nil
@@ -72,40 +125,53 @@ func renderProperty(
         "\(property.storageType)[_enclosingInstance: self, wrapped: \\\(typeName).\(name), storage: \\\(typeName).\(storageName)]"
     }
     /// How `x` reaches its value: `_x.wrappedValue` (`.wrappedValue` once more per inner wrapper) or the subscript.
-    func writeAccess(_ text: inout CodeText) {
-        if let enclosingAccess { return text += enclosingAccess }
-        text.write("_", name)
-        for _ in 0...property.inner.count { text += ".wrappedValue" }
+    func writeAccess(_ text: inout Output) {
+        if let enclosingAccess { return text.write(string: enclosingAccess) }
+        writeStorageName(&text)
+        for _ in 0...property.inner.count { text.write(literal: ".wrappedValue") }
     }
-    let compact = context.lineDirectives != nil
-    /// After `{` and between accessors; before the closing `}`.
-    func writeOpen(_ text: inout CodeText) { compact ? text += " " : text.write(eol, indent, unit) }
-    func writeClose(_ text: inout CodeText) { compact ? text += " " : text.write(eol, indent) }
+    /// After `{` and between accessors (a line break, the indentation and one unit more,
+    /// copied after the first); before the closing `}`.
+    var accessorStart = 0..<0
+    func writeOpen(_ text: inout Output) {
+        if compact { return text.write(literal: " ") }
+        if !accessorStart.isEmpty { return text.repeatText(accessorStart) }
+        let start = text.count
+        writeLineStart(&text)
+        text.write(string: unit)
+        accessorStart = start..<text.count
+    }
+    func writeClose(_ text: inout Output) {
+        if compact { return text.write(literal: " ") }
+        writeLineStart(&text)
+    }
     writeKept(&text)
-    text.write("var ", name, ": ", property.valueType, " {")
+    text.write(literal: "var ")
+    text.write(source, nameBytes)
+    text.write(literal: ": ")
+    text.write(string: property.valueType)
+    text.write(literal: " {")
     writeOpen(&text)
-    text.write(getterKeyword, " { ")
+    text.write(literal: valueMember && wrapper.wrappedValue.mutatingGetter ? "mutating get { " : "get { ")
     writeAccess(&text)
-    text += " }"
+    text.write(literal: " }")
     var helpers: [(text: String, line: Int)] = []
     if (enclosing ?? setter) != .none {
         if property.willSet == nil && property.didSet == nil {
             writeOpen(&text)
-            text.write(setterKeyword, " { ")
+            text.write(literal: nonmutatingSetter ? "nonmutating set { " : "set { ")
             writeAccess(&text)
-            text += " = newValue }"
+            text.write(literal: " = newValue }")
             // A-4, Decision 2: `_modify` where it keeps in-place mutation (a stored or `_modify` wrappedValue).
             // and for every composition (A-7: without it `x += 1` reads the outer wrapper once more).
             if enclosing == nil && (wrapper.wrappedValue.needsModify || !property.inner.isEmpty) {
                 writeOpen(&text)
-                text.write(valueMember && setter == .nonmutating ? "nonmutating " : "", "_modify { yield &")
+                text.write(literal: nonmutatingSetter ? "nonmutating _modify { yield &" : "_modify { yield &")
                 writeAccess(&text)
-                text += " }"
+                text.write(literal: " }")
             }
         } else {
-            var accessText = CodeText()
-            writeAccess(&accessText)
-            let access = String(decoding: accessText.slice, as: UTF8.self)
+            let access = enclosingAccess ?? storageName + String(repeating: ".wrappedValue", count: property.inner.count + 1)
             // A-5: old value (only when didSet uses it), willSet, store, didSet; the
             // observer bodies become helper methods so that `return` keeps its meaning.
             var steps: [String] = []
@@ -129,47 +195,68 @@ func renderProperty(
                 helpers.append(("\(helperKeyword) \(storageName)_didSet(\(parameter)) "
                     + outdented(context.text(didSet.blockSpan), by: unit, eol: eol), context.line(of: didSet.open)))
             }
+            let setterKeyword = nonmutatingSetter ? "nonmutating set" : "set"
             if compact {
-                text.write(" ", setterKeyword, " { ", steps.joined(separator: "; "), " }")
+                text.write(string: " " + setterKeyword + " { " + steps.joined(separator: "; ") + " }")
             } else {
-                let step = eol + indent + unit + unit
+                let indentText = String(decoding: source[indent], as: UTF8.self)
+                let step = eol + indentText + unit + unit
                 writeOpen(&text)
-                text.write(setterKeyword, " {")
-                for line in steps { text.write(step, line) }
-                text.write(eol, indent, unit, "}")
+                text.write(string: setterKeyword + " {")
+                for line in steps {
+                    text.write(string: step)
+                    text.write(string: line)
+                }
+                text.write(string: eol + indentText + unit + "}")
             }
         }
     }
     writeClose(&text)
-    text += "}"
+    text.write(literal: "}")
 
     if let projected = property.projectedType, let member = wrapper.projectedValue {
-        text.write(lineBreak, indent)
-        text += spi
+        writeLineStart(&text)
+        if !spi.isEmpty { text.write(spi) }
         // S-2: `x`'s access (its setter access for the setter), the projection's own isolation.
-        if let isolation = member.isolation { text.write(isolation, " ") }
-        if let access = property.access { text.write(access == "open" ? "public" : access, " ") }
+        if let isolation = member.isolation {
+            text.write(string: isolation)
+            text.write(literal: " ")
+        }
+        if let access = property.access {
+            if access == "open" { text.write(literal: "public") } else { text.write(string: access) }
+            text.write(literal: " ")
+        }
         if member.setter != .none {
             for modifier in declaration.prefix.modifiers where modifier.detail != nil && context.word(modifier.keyword) != .nonisolated {
                 text.append(TokenSpan(modifier.keyword, modifier.detail!.upper), from: context)
-                text += " "
+                text.write(literal: " ")
             }
         }
-        if property.isStatic { text += "static " }
-        text.write("var _$", name, ": ", projected, " ")
+        if property.isStatic { text.write(literal: "static ") }
+        text.write(literal: "var _$")
+        text.write(source, nameBytes)
+        text.write(literal: ": ")
+        text.write(string: projected)
         if member.setter == .none && !member.mutatingGetter {
-            text.write("{ _", name, ".projectedValue }")
+            text.write(literal: " { ")
+            writeStorageName(&text)
+            text.write(literal: ".projectedValue }")
         } else {
-            text.write("{ ", valueMember && member.mutatingGetter ? "mutating get" : "get", " { _", name, ".projectedValue }")
+            text.write(literal: valueMember && member.mutatingGetter ? " { mutating get { " : " { get { ")
+            writeStorageName(&text)
+            text.write(literal: ".projectedValue }")
             if member.setter != .none {
-                text.write(" ", valueMember && member.setter == .nonmutating ? "nonmutating set" : "set")
-                text.write(" { _", name, ".projectedValue = newValue }")
+                text.write(literal: valueMember && member.setter == .nonmutating ? " nonmutating set { " : " set { ")
+                writeStorageName(&text)
+                text.write(literal: ".projectedValue = newValue }")
             }
-            text += " }"
+            text.write(literal: " }")
         }
     }
     for helper in helpers {
-        text.write(context.lineBreak(mappedTo: helper.line), indent, helper.text)
+        text.write(string: context.lineBreak(mappedTo: helper.line))
+        text.write(source, indent)
+        text.write(string: helper.text)
     }
 }
 
@@ -201,8 +288,8 @@ func storageInitializer(for property: WrappedProperty, value: String? = nil, con
 }
 
 /// `storageInitializer` written to `text`; false, with nothing written, when there is none.
-func writeStorageInitializer(
-    for property: WrappedProperty, value: String? = nil, context: SourceContext, to text: inout CodeText
+func writeStorageInitializer<Output: CodeOutput>(
+    for property: WrappedProperty, value: String? = nil, context: SourceContext, to text: inout Output
 ) -> Bool {
     if !property.inner.isEmpty {
         // A-7: `A(wrappedValue: B(wrappedValue: e, bArgs…), aArgs…)`, each wrapper's arguments with its own init.
@@ -211,33 +298,41 @@ func writeStorageInitializer(
         for (wrapper, span) in layers.reversed() {
             composed = "\(wrapper.name)(wrappedValue: \(composed)\(span.map { ", " + context.text($0) } ?? ""))"
         }
-        text += composed
+        text.write(string: composed)
         return true
     }
     let name = property.wrapper.name
-    func writeArguments(_ text: inout CodeText) {
+    func writeArguments(_ text: inout Output) {
         guard let arguments = property.attributeArguments else { return }
-        text += ", "
+        text.write(literal: ", ")
         text.append(arguments, from: context)
     }
     if let value {
-        text.write(name, "(wrappedValue: ", value)
+        text.write(string: name)
+        text.write(literal: "(wrappedValue: ")
+        text.write(string: value)
         writeArguments(&text)
-        text += ")"
+        text.write(literal: ")")
         return true
     }
     switch property.storageStart {
     case .wrappedValue:
-        text.write(name, "(wrappedValue: ")
+        text.write(string: name)
+        text.write(literal: "(wrappedValue: ")
         text.append(property.initializer!, from: context)
         writeArguments(&text)
-        text += ")"
+        text.write(literal: ")")
     case .attributeArguments:
-        text.write(name, "(")
+        text.write(string: name)
+        text.write(literal: "(")
         text.append(property.attributeArguments!, from: context)
-        text += ")"
-    case .optionalNil: text.write(name, "(wrappedValue: nil)")
-    case .emptyInit: text.write(name, "()")
+        text.write(literal: ")")
+    case .optionalNil:
+        text.write(string: name)
+        text.write(literal: "(wrappedValue: nil)")
+    case .emptyInit:
+        text.write(string: name)
+        text.write(literal: "()")
     case .none: return false
     }
     return true

@@ -14,7 +14,11 @@ struct SourceContext {
     /// With `#sourceLocation` directives naming this file, generated code is
     /// written one declaration per line, each line mapped to its origin.
     let lineDirectives: String?
-    let lines: LineTable
+    /// Made on first use, and shared by the copies of this context: most files need no
+    /// line numbers (directive mode, observers and a few rewrites do), and making the
+    /// table is a pass over the file and an array of every line's start.
+    var lines: LineTable { lineTable.table(of: bytes) }
+    private let lineTable = LazyLineTable()
     /// The wrappers lowering knows: the catalog, `--wrapper-sources`, and those declared in this file.
     var shapes: WrapperShapes {
         didSet { wrappersByName = WrappersByName() }
@@ -29,13 +33,12 @@ struct SourceContext {
         self.tree = tree
         self.lineDirectives = lineDirectives
         self.shapes = shapes
-        lines = LineTable(bytes)
         var ending = "\n"
         if let newline = bytes.firstIndex(where: { $0 == 10 || $0 == 13 }), bytes[newline] == 13 {
             ending = newline + 1 < bytes.count && bytes[newline + 1] == 10 ? "\r\n" : "\r"
         }
         lineEnding = ending
-        indentUnit = detectIndentUnit(bytes, lines: lines)
+        indentUnit = detectIndentUnit(bytes)
     }
 
     /// The wrapper that `attribute` names, if lowering knows it.
@@ -164,32 +167,34 @@ struct SourceContext {
     }
 
     /// Appends the source bytes `range` to `output`, `$x` rewrites applied.
-    func appendText(bytes range: Range<Int>, to output: inout CodeText) {
-        guard let first = firstTokenEdit(in: range) else { return output += bytes[range] }
+    func appendText<Output: CodeOutput>(bytes range: Range<Int>, to output: inout Output) {
+        guard let first = firstTokenEdit(in: range) else { return output.write(bytes, range) }
         appendText(bytes: range, firstEdit: first, to: &output)
     }
 
-    private func appendText(bytes range: Range<Int>, firstEdit: Int, to output: inout CodeText) {
+    private func appendText<Output: CodeOutput>(bytes range: Range<Int>, firstEdit: Int, to output: inout Output) {
         var position = range.lowerBound
         for edit in tokenEdits[firstEdit...] {
             guard edit.end <= range.upperBound else { break }
-            output += bytes[position..<edit.start]
-            output += edit.text
+            output.write(bytes, position..<edit.start)
+            edit.text.withUnsafeBufferPointer { output.write($0) }
             position = edit.end
         }
-        output += bytes[position..<range.upperBound]
+        output.write(bytes, position..<range.upperBound)
     }
 
     /// The index of the first `$x` rewrite inside `range`, if there is one.
     private func firstTokenEdit(in range: Range<Int>) -> Int? {
-        // Binary search: there may be many.
-        var low = 0
-        var high = tokenEdits.count
-        while low < high {
-            let middle = (low + high) / 2
-            if tokenEdits[middle].start < range.lowerBound { low = middle + 1 } else { high = middle }
+        // Binary search: there may be many. Through a buffer pointer: asked for every piece of source copied.
+        tokenEdits.withUnsafeBufferPointer { edits in
+            var low = 0
+            var high = edits.count
+            while low < high {
+                let middle = (low + high) / 2
+                if edits[middle].start < range.lowerBound { low = middle + 1 } else { high = middle }
+            }
+            return low < edits.count && edits[low].end <= range.upperBound ? low : nil
         }
-        return low < tokenEdits.count && tokenEdits[low].end <= range.upperBound ? low : nil
     }
 
     /// The 1-based line of `token`.
@@ -212,34 +217,98 @@ struct SourceContext {
 
     /// The whitespace at the start of the line holding `token`.
     func indentation(of token: Int) -> String {
+        String(decoding: bytes[indentationRange(of: token)], as: UTF8.self)
+    }
+
+    /// Where `indentation(of:)` lies in `bytes`.
+    func indentationRange(of token: Int) -> Range<Int> {
         let offset = tree.tokens[token].start
+        // Nearly always only blanks precede the token on its line: stepping back over them is
+        // cheaper than the line table's binary search, which finds the line start otherwise.
+        var blank = offset
+        while blank > 0 && (bytes[blank - 1] == 32 || bytes[blank - 1] == 9) { blank -= 1 }
+        if blank == 0 || bytes[blank - 1] == 10 || bytes[blank - 1] == 13 { return blank..<offset }
         let start = offset - lines.location(of: offset).column + 1
         var end = start
         while end < bytes.count && (bytes[end] == 32 || bytes[end] == 9) { end += 1 }
-        return String(decoding: bytes[start..<end], as: UTF8.self)
+        return start..<end
     }
 }
 
-private func detectIndentUnit(_ bytes: [UInt8], lines: LineTable) -> String {
+private func detectIndentUnit(_ bytes: [UInt8]) -> String {
     var smallest = Int.max
-    // Read through a buffer pointer, and a line's spaces only as far as the smallest indent so far:
-    // a deeper one cannot change it.
     let tab: Bool = bytes.withUnsafeBufferPointer { bytes in
-        lines.lineStarts.withUnsafeBufferPointer { lineStarts in
-            for start in lineStarts {
-                if start < bytes.count && bytes[start] == 9 { return true }
-                let limit = smallest < bytes.count - start ? start + smallest : bytes.count
-                var end = start
-                while end < limit && bytes[end] == 32 { end += 1 }
-                if end - start == smallest { continue }
-                let next = end < bytes.count ? bytes[end] : 10
-                if end > start && next != 10 && next != 13 { smallest = end - start }
-            }
-            return false
+        // Lines start at 0 and after each `\n`, `\r` or `\r\n`, as in `LineTable`.
+        var start = 0
+        while true {
+            let (tab, indent) = leadingIndentation(bytes, line: start, below: smallest)
+            if tab { return true }
+            smallest = indent
+            guard let end = nextLineBreak(bytes, from: start) else { return false }
+            start = end + (bytes[end] == 13 && end + 1 < bytes.count && bytes[end + 1] == 10 ? 2 : 1)
         }
     }
     if tab { return "\t" }
     return smallest >= 2 && smallest <= 8 ? String(repeating: " ", count: smallest) : "    "
+}
+
+/// Whether the line at `start` starts with a tab, and the smaller of `smallest` and its
+/// indentation in spaces, counted if something follows them. A line's spaces are read
+/// only as far as `smallest`: a deeper indentation cannot change it.
+@inline(__always)
+private func leadingIndentation(_ bytes: UnsafeBufferPointer<UInt8>, line start: Int, below smallest: Int) -> (Bool, Int) {
+    // Eight bytes in one load where the file has them: the leading spaces (up to eight)
+    // end at the first byte that is not one. A byte at a time costs about 30 instructions a line.
+    if start + 8 <= bytes.count {
+        let word = UInt64(littleEndian: UnsafeRawPointer(bytes.baseAddress! + start).loadUnaligned(as: UInt64.self))
+        if word & 0xFF == 9 { return (true, smallest) }
+        let spaces = (word ^ 0x2020_2020_2020_2020).trailingZeroBitCount / 8
+        if spaces >= smallest { return (false, smallest) }
+        if spaces < 8 {
+            let next = UInt8(truncatingIfNeeded: word >> (8 * spaces))
+            return (false, spaces > 0 && next != 10 && next != 13 ? spaces : smallest)
+        }
+    }
+    if start < bytes.count && bytes[start] == 9 { return (true, smallest) }
+    let limit = smallest < bytes.count - start ? start + smallest : bytes.count
+    var end = start
+    while end < limit && bytes[end] == 32 { end += 1 }
+    let next = end < bytes.count ? bytes[end] : 10
+    return (false, end - start < smallest && end > start && next != 10 && next != 13 ? end - start : smallest)
+}
+
+/// The offset of the first `\n` or `\r` at or after `start`, if any: eight bytes a step. In
+/// `word ^ pattern` a matching byte is zero, and `(x - 0x01…) & ~x & 0x80…` has the high bit of
+/// the lowest zero byte of `x` set (higher bits may be noise, so only the lowest set bit counts).
+@inline(__always)
+private func nextLineBreak(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+    var i = start
+    while i + 8 <= bytes.count {
+        let word = UInt64(littleEndian: UnsafeRawPointer(bytes.baseAddress! + i).loadUnaligned(as: UInt64.self))
+        let newlines = word ^ 0x0A0A_0A0A_0A0A_0A0A
+        let returns = word ^ 0x0D0D_0D0D_0D0D_0D0D
+        let hits = ((newlines &- 0x0101_0101_0101_0101) & ~newlines | (returns &- 0x0101_0101_0101_0101) & ~returns)
+            & 0x8080_8080_8080_8080
+        if hits != 0 { return i + hits.trailingZeroBitCount / 8 }
+        i += 8
+    }
+    while i < bytes.count {
+        if bytes[i] == 10 || bytes[i] == 13 { return i }
+        i += 1
+    }
+    return nil
+}
+
+/// A file's line table, made when first asked for.
+final class LazyLineTable {
+    private var table: LineTable?
+
+    func table(of bytes: [UInt8]) -> LineTable {
+        if let table { return table }
+        let made = LineTable(bytes)
+        table = made
+        return made
+    }
 }
 
 /// `#sourceLocation(file: "name", line: n)` with the name as a string literal.
@@ -259,8 +328,9 @@ func sourceLocation(_ file: String, line: Int) -> String {
 /// context. A file asks about few names: a short list searched by bytes,
 /// where a table would hash a String made for every attribute.
 private final class WrappersByName {
-    /// One array, read with one access to the class's storage (each access is checked at run time).
-    private var entries: [(name: [UInt8], wrapper: WrapperShape?)] = []
+    /// One array, read with one access to the class's storage. Unchecked: the run-time
+    /// exclusivity check costs some sixty instructions an access, and no access overlaps another.
+    @exclusivity(unchecked) private var entries: [(name: [UInt8], wrapper: WrapperShape?)] = []
 
     /// The wrapper found for `name` (nil inside: none), or nil when `name` was never asked about.
     func known(_ name: UnsafeBufferPointer<UInt8>) -> WrapperShape?? {
@@ -285,18 +355,73 @@ func sameBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>)
 /// The storage and projection types of a wrapper for a value type: the same
 /// few pairs come up for most properties of a file, and deriving them means
 /// matching and rewriting type text.
+///
+/// A hash table of its own: a `Dictionary` hashes the value type's text with
+/// SipHash (some 350 instructions a look-up), where these keys are short and
+/// few, and a multiplicative hash of their bytes does.
 final class DerivedTypes {
-    struct Key: Hashable {
-        var wrapper: ObjectIdentifier
-        var valueType: String
-    }
-
     struct Entry {
         var storageType: String
         var projectedType: String?
     }
 
-    /// Nil when the wrapper's generic arguments cannot be read from that value type.
-    /// Room for the few dozen pairs of a file, so the table does not grow step by step.
-    var byKey = [Key: Entry?](minimumCapacity: 64)
+    private struct Slot {
+        var wrapper: ObjectIdentifier
+        var valueType: String
+        /// Nil when the wrapper's generic arguments cannot be read from that value type.
+        var entry: Entry?
+    }
+
+    /// The pairs in the order found; `table` holds their indices (-1: empty) at their
+    /// hashes, probed linearly, and is kept at most half full. Unchecked like
+    /// `WrappersByName.entries`: no access overlaps another.
+    @exclusivity(unchecked) private var slots: [Slot] = []
+    @exclusivity(unchecked) private var table = [Int32](repeating: -1, count: 64)
+
+    /// The entry found for the pair (nil inside: none can be derived), or nil when never stored.
+    func entry(wrapper: WrapperShape, valueType: String) -> Entry?? {
+        let id = ObjectIdentifier(wrapper)
+        let hash = Self.hash(id, valueType)
+        // Read in place: a copy of a slot would retain its three Strings.
+        return table.withUnsafeBufferPointer { table in
+            slots.withUnsafeBufferPointer { slots in
+                var position = hash & (table.count - 1)
+                while table[position] >= 0 {
+                    let index = Int(table[position])
+                    if slots[index].wrapper == id && slots[index].valueType == valueType { return .some(slots[index].entry) }
+                    position = (position + 1) & (table.count - 1)
+                }
+                return nil
+            }
+        }
+    }
+
+    func store(_ entry: Entry?, wrapper: WrapperShape, valueType: String) {
+        if 2 * (slots.count + 1) > table.count { rehash(size: 2 * table.count) }
+        slots.append(Slot(wrapper: ObjectIdentifier(wrapper), valueType: valueType, entry: entry))
+        place(slots.count - 1)
+    }
+
+    private func place(_ index: Int) {
+        let mask = table.count - 1
+        var position = Self.hash(slots[index].wrapper, slots[index].valueType) & mask
+        while table[position] >= 0 { position = (position + 1) & mask }
+        table[position] = Int32(index)
+    }
+
+    private func rehash(size: Int) {
+        table = [Int32](repeating: -1, count: size)
+        for index in slots.indices { place(index) }
+    }
+
+    /// FNV-1a over the type's bytes, with the wrapper's address mixed in.
+    private static func hash(_ wrapper: ObjectIdentifier, _ valueType: String) -> Int {
+        var text = valueType
+        let hash = text.withUTF8 { bytes in
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(UInt(bitPattern: wrapper))
+            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+            return hash
+        }
+        return Int(truncatingIfNeeded: hash ^ (hash >> 29))
+    }
 }

@@ -7,13 +7,22 @@ import DewrapSyntax
 struct TypeInference {
     let context: SourceContext
 
-    private var tokens: [Token] { context.tree.tokens }
-
     func type(of span: TokenSpan) -> String? {
+        context.inferredType(of: span)
+    }
+}
+
+/// `TypeInference`'s reading, as methods of the context: a `TypeInference` holds a copy
+/// of the context, which retains and releases each of its arrays and tables (some four
+/// hundred instructions), where a method borrows it.
+extension SourceContext {
+    private var tokens: [Token] { tree.tokens }
+
+    func inferredType(of span: TokenSpan) -> String? {
         guard !span.isEmpty else { return nil }
-        if let asIndex = topLevelIndex(in: span, where: { context.tree.tokens[$0].kind == .keyword && context.word($0) == .as }),
+        if let asIndex = topLevelIndex(in: span, where: { tree.tokens[$0].kind == .keyword && word($0) == .as }),
            asIndex + 1 < span.upper, tokens[asIndex + 1].kind != .postfixQuestionMark, tokens[asIndex + 1].kind != .exclamationMark {
-            return context.text(TokenSpan(asIndex + 1, span.upper))
+            return text(TokenSpan(asIndex + 1, span.upper))
         }
         let first = tokens[span.lower]
         switch first.kind {
@@ -21,14 +30,14 @@ struct TypeInference {
             return "Int"
         case .floatLiteral where span.upper == span.lower + 1:
             return "Double"
-        case .prefixOperator where context.token(span.lower, isSpelled: "-") && span.upper == span.lower + 2:
+        case .prefixOperator where token(span.lower, isSpelled: "-") && span.upper == span.lower + 2:
             switch tokens[span.lower + 1].kind {
             case .integerLiteral: return "Int"
             case .floatLiteral: return "Double"
             default: return nil
             }
         case .keyword where span.upper == span.lower + 1:
-            let word = context.word(span.lower)
+            let word = word(span.lower)
             return word == .true || word == .false ? "Bool" : nil
         case .stringStart:
             return closingIndex(from: span.lower) == span.upper - 1 ? "String" : nil
@@ -51,14 +60,14 @@ struct TypeInference {
             var elementType: String?
             var keyType: String?
             for element in elements where !element.isEmpty {
-                if let colon = topLevelIndex(in: element, where: { context.tree.tokens[$0].kind == .colon }) {
-                    guard let key = type(of: TokenSpan(element.lower, colon)),
-                          let value = type(of: TokenSpan(colon + 1, element.upper)),
+                if let colon = topLevelIndex(in: element, where: { tree.tokens[$0].kind == .colon }) {
+                    guard let key = inferredType(of: TokenSpan(element.lower, colon)),
+                          let value = inferredType(of: TokenSpan(colon + 1, element.upper)),
                           keyType == nil || keyType == key, elementType == nil || elementType == value else { return nil }
                     keyType = key
                     elementType = value
                 } else {
-                    guard keyType == nil, let value = type(of: element), elementType == nil || elementType == value else { return nil }
+                    guard keyType == nil, let value = inferredType(of: element), elementType == nil || elementType == value else { return nil }
                     elementType = value
                 }
             }
@@ -68,7 +77,7 @@ struct TypeInference {
         // `[T]()`: a type in brackets, then an empty call.
         guard close + 3 == span.upper, tokens[close + 1].kind == .leftParen, tokens[close + 2].kind == .rightParen,
               isTypeLike(TokenSpan(span.lower + 1, close), allowColon: true) else { return nil }
-        return context.text(TokenSpan(span.lower, close + 1))
+        return text(TokenSpan(span.lower, close + 1))
     }
 
     /// `T(…)`, `T.init(…)`, `A.B<C>(…)`, `T?.none`.
@@ -78,25 +87,25 @@ struct TypeInference {
         while i < span.upper {
             guard tokens[i].kind == .identifier, startsUppercase(i) else { break }
             i += 1
-            if i < span.upper, context.token(i, hasPrefix: "<") { i = angleEnd(from: i, limit: span.upper) }
+            if i < span.upper, token(i, hasPrefix: "<") { i = angleEnd(from: i, limit: span.upper) }
             typeEnd = i
             guard i + 1 < span.upper, tokens[i].kind == .period, tokens[i + 1].kind == .identifier, startsUppercase(i + 1) else { break }
             i += 1
         }
         guard typeEnd > span.lower else { return nil }
-        let typeText = context.text(TokenSpan(span.lower, typeEnd))
+        let typeText = text(TokenSpan(span.lower, typeEnd))
         var j = typeEnd
         // `T?.none`
-        if j + 3 == span.upper, tokens[j].kind == .postfixQuestionMark, tokens[j + 1].kind == .period, context.token(j + 2, isSpelled: "none") {
+        if j + 3 == span.upper, tokens[j].kind == .postfixQuestionMark, tokens[j + 1].kind == .period, token(j + 2, isSpelled: "none") {
             return typeText + "?"
         }
-        if j + 1 < span.upper, tokens[j].kind == .period, context.word(j + 1) == .`init` { j += 2 }
+        if j + 1 < span.upper, tokens[j].kind == .period, word(j + 1) == .`init` { j += 2 }
         guard j < span.upper, tokens[j].kind == .leftParen, closingIndex(from: j) == span.upper - 1 else { return nil }
         return typeText
     }
 
     private func startsUppercase(_ i: Int) -> Bool {
-        let byte = context.bytes[tokens[i].start]
+        let byte = bytes[tokens[i].start]
         return byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")
     }
 
@@ -107,7 +116,7 @@ struct TypeInference {
             case .identifier, .period, .comma, .leftSquare, .rightSquare, .postfixQuestionMark, .keyword: continue
             case .colon where allowColon: continue
             case .binaryOperator, .postfixOperator, .prefixOperator:
-                if context.text(i).allSatisfy({ $0 == "<" || $0 == ">" || $0 == "?" }) { continue }
+                if text(i).allSatisfy({ $0 == "<" || $0 == ">" || $0 == "?" }) { continue }
                 return false
             default: return false
             }
@@ -120,7 +129,7 @@ struct TypeInference {
         var depth = 0
         var i = start
         while i < limit {
-            for character in context.text(i) {
+            for character in text(i) {
                 if character == "<" { depth += 1 } else if character == ">" { depth -= 1 }
             }
             i += 1

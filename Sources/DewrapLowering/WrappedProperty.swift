@@ -58,6 +58,7 @@ final class WrappedProperty {
         self.storageType = storageType
         self.projectedType = projectedType
         self.access = access
+        isBelowInternal = access == "private" || access == "fileprivate"
         self.isStatic = isStatic
         self.placement = placement
         self.willSet = willSet
@@ -100,8 +101,8 @@ final class WrappedProperty {
         }
     }
 
-    /// Private or fileprivate (M-2).
-    var isBelowInternal: Bool { access == "private" || access == "fileprivate" }
+    /// Private or fileprivate (M-2). Found once: the memberwise init asks several times a property.
+    let isBelowInternal: Bool
 }
 
 /// A `willSet` or `didSet` with a body: its parameter and braces, all
@@ -192,8 +193,23 @@ func analyzeProperty(
     let name = context.text(nameToken)
     let nameOffset = tree.tokens[nameToken].start
     let prefix = declaration.prefix
-    let isClass = context.hasModifier(.class, in: prefix)
-    let isStatic = isClass || context.hasModifier(.static, in: prefix)
+    // The modifiers that matter below, found in one pass over them rather than one pass each.
+    var isClass = false
+    var isStatic = false
+    var isOverride = false
+    var (isLazy, isWeak, isUnowned) = (false, false, false)
+    for modifier in prefix.modifiers {
+        switch context.word(modifier.keyword) {
+        case .class: isClass = true
+        case .static: isStatic = true
+        case .override: isOverride = true
+        case .lazy: isLazy = true
+        case .weak: isWeak = true
+        case .unowned: isUnowned = true
+        default: break
+        }
+    }
+    isStatic = isStatic || isClass
     switch container {
     case .enum where !isStatic:
         return .leave(Diagnostic(.error, at: nameOffset, "non-static property '\(name)' declared inside an enum cannot have a wrapper"))
@@ -204,13 +220,13 @@ func analyzeProperty(
     default:
         break
     }
-    for word in [Word.lazy, .weak, .unowned] where context.hasModifier(word, in: prefix) {
+    if let word: Word = isLazy ? .lazy : isWeak ? .weak : isUnowned ? .unowned : nil {
         return .leave(Diagnostic(.error, at: nameOffset, "property '\(name)' with a wrapper cannot also be \(word.spelling)"))
     }
     if prefix.attributes.contains(where: { context.span($0.name, isSpelled: "NSManaged") }) {
         return .leave(Diagnostic(.error, at: nameOffset, "property '\(name)' with a wrapper cannot also be '@NSManaged'"))
     }
-    if context.hasModifier(.override, in: prefix) {
+    if isOverride {
         return .leave(Diagnostic(.error, at: nameOffset, "property '\(name)' with attached wrapper cannot override another property"))
     }
     if isClass {
@@ -267,7 +283,7 @@ func analyzeProperty(
     } else if wrapperCount == 1 && (!bindings.isEmpty || wrapper.genericParameters.isEmpty) {
         valueType = wrapper.wrappedValueType(bindings)
     } else if let initializer = binding.initializer {
-        valueType = TypeInference(context: context).type(of: initializer)
+        valueType = context.inferredType(of: initializer)
     } else if wrapperCount == 1, let arguments = attributeArguments {
         // `@Environment(Model.self)`: a `T.self` argument for a parameter of type `Value.Type` gives `Value`.
         bindings = genericArguments(fromMetatypeArguments: context.text(arguments), of: wrapper)
@@ -297,14 +313,14 @@ func analyzeProperty(
     let storageValueType = isImplicitlyUnwrapped ? String(valueType.dropLast()) + "?" : valueType
     let isOptional = isImplicitlyUnwrapped || lastByte == UInt8(ascii: "?") || startsOptional
     // Without generic arguments on the attribute, they follow from the wrapper and the value type alone.
-    let key = bindings.isEmpty ? DerivedTypes.Key(wrapper: ObjectIdentifier(wrapper), valueType: storageValueType) : nil
+    let cached = bindings.isEmpty
     let types: DerivedTypes.Entry?
-    if let key, let known = context.derivedTypes.byKey[key] {
+    if cached, let known = context.derivedTypes.entry(wrapper: wrapper, valueType: storageValueType) {
         types = known
-    } else if let key, let plain = wrapper.typesForPlainName(storageValueType) {
+    } else if cached, let plain = wrapper.typesForPlainName(storageValueType) {
         // `State<Value>` for `Int`: matching the value type would bind `Value` to it, and nothing else.
         types = DerivedTypes.Entry(storageType: plain.storage, projectedType: plain.projected)
-        context.derivedTypes.byKey[key] = .some(types)
+        context.derivedTypes.store(types, wrapper: wrapper, valueType: storageValueType)
     } else {
         // The storage's generic arguments: matched from `wrappedValue`'s declared type, then from same-type requirements.
         if !wrapper.genericParameters.isEmpty {
@@ -317,7 +333,7 @@ func analyzeProperty(
         }
         types = wrapper.genericParameters.allSatisfy({ bindings[$0] != nil })
             ? DerivedTypes.Entry(storageType: wrapper.storageType(bindings), projectedType: wrapper.projectedType(bindings)) : nil
-        if let key { context.derivedTypes.byKey[key] = .some(types) }
+        if cached { context.derivedTypes.store(types, wrapper: wrapper, valueType: storageValueType) }
     }
     guard let types else {
         return .leave(Diagnostic(.warning, at: nameOffset,

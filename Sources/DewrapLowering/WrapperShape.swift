@@ -457,7 +457,7 @@ private func readMember(
     _ variable: VariableDecl, _ binding: PatternBinding, kind: WrapperShape.Kind, typeIsolation: String?, context: SourceContext
 ) -> WrapperShape.Member? {
     guard let type = binding.type.map({ context.text($0) })
-        ?? binding.initializer.flatMap({ TypeInference(context: context).type(of: $0) }) else { return nil }
+        ?? binding.initializer.flatMap({ context.inferredType(of: $0) }) else { return nil }
     let isLet = context.text(variable.keyword) == "let"
     let modifiers = variable.prefix.modifiers.map { context.text($0.keyword) }
     var isolation = isolationAttribute(variable.prefix, context: context) ?? typeIsolation
