@@ -4,8 +4,9 @@ import Foundation
 
 /// Checks every file: tokens and trivia pieces cover each byte exactly once
 /// and join back to the input; diagnostics point inside it; lowering never
-/// reports an error on code that compiles, and lowering its own output
-/// changes nothing (idempotence). Prints one line per failure and a summary.
+/// reports an error on code that compiles, lowering its own output changes
+/// nothing (idempotence), and parsing every body (`BodyParsing.all`) lowers it
+/// the same as stepping over plain ones. Prints one line per failure and a summary.
 func roundTrip(_ files: [String]) -> Bool {
     var totalBytes = 0
     var diagnosticCount = 0
@@ -23,6 +24,11 @@ func roundTrip(_ files: [String]) -> Bool {
             continue
         }
         let result = lower(bytes, fileName: path)
+        let full = lower(bytes, fileName: path, options: LoweringOptions(bodies: .all))
+        if full.output != result.output || full.diagnostics.map(\.message) != result.diagnostics.map(\.message) {
+            failures += 1
+            print("\(path): lowering differs when every body is parsed")
+        }
         for diagnostic in result.diagnostics {
             let location = LineTable(bytes).location(of: diagnostic.offset)
             print("\(path):\(location.line):\(location.column): \(diagnostic.severity.rawValue): \(diagnostic.message)")
