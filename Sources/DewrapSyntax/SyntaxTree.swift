@@ -55,17 +55,17 @@ public struct Block: Sendable {
 }
 
 /// One entry of a file, a type body or a code block.
-/// Types, variables and functions are objects: an item holding one is a
-/// reference, so copying it (lowering keeps the declarations it lowers) is one
-/// retain instead of one for every list the declaration holds, and the item
-/// stays small.
+/// Every case holds one reference (types, variables and functions are objects,
+/// the rest boxed): an item is then a tagged pointer, and copying or freeing one
+/// (lowering keeps the declarations it lowers) is one retain or release, not a
+/// call that switches over the cases and retains every list the payload holds.
 public enum Item: Sendable {
     case type(TypeDecl)
     case variable(VariableDecl)
     case function(FunctionDecl)
-    case ifConfig(IfConfig)
-    case statement(Statement)
-    case other(OtherDecl)
+    indirect case ifConfig(IfConfig)
+    indirect case statement(Statement)
+    indirect case other(OtherDecl)
 }
 
 public enum TypeKind: String, Sendable {
