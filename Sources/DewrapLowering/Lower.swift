@@ -396,7 +396,7 @@ struct FileLowering {
             case .lower(let property):
                 properties.append(property)
                 stored.append(StoredProperty(
-                    name: property.name, declaration: declaration, binding: property.binding, wrapped: property,
+                    name: property.name, declaration: declaration, binding: declaration.bindings[0], wrapped: property,
                     type: property.valueType, isLet: false, access: property.access, placement: placement))
             case .leave(let diagnostic):
                 diagnostics.append(diagnostic)

@@ -4,8 +4,9 @@ import DewrapSyntax
 /// the plans for its type, its memberwise init and its `$x` rewrites all refer
 /// to the one analysis, which is never changed once made.
 final class WrappedProperty {
+    /// Its one binding is `declaration.bindings[0]`: a copy of it here would retain (and the
+    /// object's release release) the arrays it holds, for nothing lowering reads later.
     let declaration: VariableDecl
-    let binding: PatternBinding
     let wrapper: WrapperShape
     let attribute: Attribute
     let name: String
@@ -38,14 +39,13 @@ final class WrappedProperty {
     let didSet: Observer?
 
     init(
-        declaration: VariableDecl, binding: PatternBinding, wrapper: WrapperShape, attribute: Attribute, name: String,
+        declaration: VariableDecl, wrapper: WrapperShape, attribute: Attribute, name: String,
         nameToken: Int, valueType: String, storageValueType: String, isOptional: Bool, initializer: TokenSpan?,
         attributeArguments: TokenSpan?, storageType: String, projectedType: String?, access: String?, isStatic: Bool,
         placement: Placement?, willSet: Observer?, didSet: Observer?, inner: [WrapperLayer] = [],
         composedSetter: WrapperShape.Setter = .none
     ) {
         self.declaration = declaration
-        self.binding = binding
         self.wrapper = wrapper
         self.attribute = attribute
         self.name = name
@@ -343,7 +343,7 @@ func analyzeProperty(
     let projectedType = types.projectedType
     let access = context.declaredAccess(declaration.prefix)
     return .lower(WrappedProperty(
-        declaration: declaration, binding: binding, wrapper: wrapper, attribute: attribute, name: name, nameToken: nameToken,
+        declaration: declaration, wrapper: wrapper, attribute: attribute, name: name, nameToken: nameToken,
         valueType: valueType, storageValueType: storageValueType, isOptional: isOptional, initializer: binding.initializer,
         attributeArguments: attributeArguments, storageType: storageType, projectedType: projectedType,
         access: access, isStatic: isStatic, placement: placement, willSet: willSet, didSet: didSet))
@@ -407,7 +407,7 @@ private func analyzeComposition(
     let projectedType = outer.shape.projectedType(outer.bindings)
     let access = context.declaredAccess(declaration.prefix)
     let property = WrappedProperty(
-        declaration: declaration, binding: binding, wrapper: outer.shape, attribute: outer.attribute, name: name,
+        declaration: declaration, wrapper: outer.shape, attribute: outer.attribute, name: name,
         nameToken: nameToken, valueType: valueType, storageValueType: valueType, isOptional: isOptional,
         initializer: binding.initializer, attributeArguments: outer.arguments, storageType: outer.type,
         projectedType: projectedType, access: access, isStatic: isStatic, placement: placement, willSet: willSet, didSet: didSet,
