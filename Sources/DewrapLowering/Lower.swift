@@ -162,6 +162,12 @@ struct FileLowering {
     var diagnostics: [Diagnostic] = []
     let swiftVersion: SwiftLanguageMode
 
+    /// A property's edit in the file's edits, and its text in the buffer the properties are written to.
+    private struct PendingText {
+        var edit: Int
+        var text: Range<Int>
+    }
+
     /// What lowering decided for one type.
     private struct TypePlan {
         var type: TypeDecl
@@ -201,6 +207,7 @@ struct FileLowering {
         }
         let sendable = SendableOracle(context: context, types: types)
         var brokenTypes: [TokenSpan] = []
+        plans.reserveCapacity(types.count)
         for type in types {
             // A problem at the token right after the type (often the end of the file, for a
             // type that never closed) counts as inside it.
@@ -213,8 +220,8 @@ struct FileLowering {
             let typeExtensions = type.kind == .extension || extensions.isEmpty ? [] : extensions[context.text(type.name)] ?? []
             if let plan = analyze(type, body: body, extensions: typeExtensions,
                                   leftNames: &leftNames) {
+                if let codingKeys = plan.codingKeys { context.tokenEdits += codingKeys.tokenEdits }
                 plans.append(plan)
-                context.tokenEdits += plan.codingKeys?.tokenEdits ?? []
             }
         }
 
@@ -303,15 +310,27 @@ struct FileLowering {
 
         var mainEdits = locals.edits(context: context) + parameters.edits(context: context) + closures.edits(context: context)
             + wrappedClosures.edits(context: context)
-        for plan in plans {
-            mainEdits += render(plan, sendable: sendable)
+        // Each type's edits are appended in place (an array of them per type was allocated, appended and freed), with
+        // room for one per property and a few per type (isolation, memberwise init, coding keys) and the token rewrites.
+        mainEdits.reserveCapacity(mainEdits.count + plans.reduce(0) { $0 + $1.properties.count + 4 } + context.tokenEdits.count)
+        // All of the file's properties are written into one buffer (one for each type cost an allocation of a few
+        // kilobytes each), and each one's edit gets its slice once the buffer is complete.
+        let propertyCount = plans.reduce(0) { $0 + $1.properties.count }
+        var texts = CodeText(capacity: 512 * propertyCount)
+        var pending: [PendingText] = []
+        pending.reserveCapacity(propertyCount)
+        // By index: `for plan in plans` copies each plan, retaining and releasing every array and object it holds.
+        for index in plans.indices {
+            render(plans[index], sendable: sendable, texts: &texts, pending: &pending, into: &mainEdits)
         }
+        let rendered = texts.slice
+        for property in pending { mainEdits[property.edit].text = rendered[property.text] }
         // Token rewrites inside a replaced range are already part of its text.
         let covered = mainEdits.filter { $0.end > $0.start }.sorted { $0.start < $1.start }
         var next = 0
         var reach = 0
-        edits = mainEdits
-        edits.reserveCapacity(mainEdits.count + context.tokenEdits.count)
+        edits = consume mainEdits
+        edits.reserveCapacity(edits.count + context.tokenEdits.count)
         for tokenEdit in context.tokenEdits {
             while next < covered.count && covered[next].start <= tokenEdit.start {
                 reach = max(reach, covered[next].end)
@@ -512,10 +531,13 @@ struct FileLowering {
 
     // MARK: Rendering
 
-    private mutating func render(_ plan: TypePlan, sendable: SendableOracle) -> [Edit] {
-        var result: [Edit] = []
-        // One edit per property, and a few for the type (isolation, memberwise init, coding keys).
-        result.reserveCapacity(plan.properties.count + 4)
+    /// Appends the type's edits to `result`.
+    /// Appends the type's edits to `result`. Its properties are written into `texts`, and their
+    /// edits, whose text is a slice of it, listed in `pending` for when it is complete.
+    private mutating func render(
+        _ plan: TypePlan, sendable: SendableOracle, texts: inout CodeText, pending: inout [PendingText],
+        into result: inout [Edit]
+    ) {
         let tokens = context.tree.tokens
         // Rendered now that `$x` rewrites are known, so copied defaults carry them.
         let memberwise = plan.writesMemberwise
@@ -523,21 +545,15 @@ struct FileLowering {
         let typeName = context.text(plan.type.name) + (plan.type.genericParameters.map {
             "<" + genericParameterNames(context.text($0)).joined(separator: ", ") + ">"
         } ?? "")
-        // All of the type's properties are written into one buffer; each edit is a slice of it.
-        var texts = CodeText(capacity: 512 * plan.properties.count)
-        var ends: [Int] = []
-        ends.reserveCapacity(plan.properties.count)
         for property in plan.properties {
             let stripped = memberwise?.strippedWrapped.contains(property.name) ?? false
+            let start = texts.count
             renderProperty(
                 property, container: plan.container, typeName: typeName, writesStorageInitializer: !stripped, context: context,
                 to: &texts)
-            ends.append(texts.count)
-        }
-        let rendered = texts.slice
-        for (property, (start, end)) in zip(plan.properties, zip([0] + ends, ends)) {
+            pending.append(PendingText(edit: result.count, text: start..<texts.count))
             result.append(Edit(start: tokens[property.declaration.prefix.start].start,
-                               end: tokens[property.declaration.span.upper - 1].end, text: rendered[start..<end]))
+                               end: tokens[property.declaration.span.upper - 1].end, text: []))
         }
         if let isolation = inferredIsolation(plan) {
             let start = tokens[plan.type.prefix.start].start
@@ -562,6 +578,5 @@ struct FileLowering {
             result += rewrite.edits
             diagnostics += rewrite.diagnostics
         }
-        return result
     }
 }
