@@ -228,8 +228,9 @@ struct FileLowering {
         // `$x` becomes `_$x` for every lowered name (D-1…D-3), unless a `$x`
         // closure parameter declares it or a same-named property stays wrapped.
         var lowered = NameSet(capacity: plans.reduce(0) { $0 + $1.properties.count })
-        for plan in plans {
-            for property in plan.properties where leftNames.isEmpty || !leftNames.contains(property.name) {
+        // Plans are read by index here and below: `for plan in plans` copies each one.
+        for index in plans.indices {
+            for property in plans[index].properties where leftNames.isEmpty || !leftNames.contains(property.name) {
                 lowered.insert(property.name)
             }
         }
@@ -246,8 +247,8 @@ struct FileLowering {
         // Only a closure with a signature can declare `$item`: without one the table is not needed.
         var memberTypes: [String: String] = [:]
         var clashing: Set<String> = []
-        for plan in plans where context.tree.census.closureSignature {
-            for property in plan.properties where !leftNames.contains(property.name) && !property.isStatic {
+        for index in plans.indices where context.tree.census.closureSignature {
+            for property in plans[index].properties where !leftNames.contains(property.name) && !property.isStatic {
                 if let known = memberTypes[property.name], known != property.valueType { clashing.insert(property.name) }
                 memberTypes[property.name] = property.valueType
             }
@@ -391,8 +392,10 @@ struct FileLowering {
 
         var properties: [WrappedProperty] = []
         var stored: [StoredProperty] = []
-        properties.reserveCapacity(members.count)
-        stored.reserveCapacity(members.count)
+        // The plain stored properties matter only to a type with a wrapped one, and most types have
+        // none: those before the first wrapped one are read when it is found, skipping the members
+        // listed here (left as written or refused; rare).
+        var notStored: [Int] = []
         var blocked = false
         var otherWrapper: Attribute?
         var unknownWrappers: [Attribute] = []
@@ -401,15 +404,24 @@ struct FileLowering {
             if case .type(let declared) = item { return declared.kind == .protocol && context.text(declared.name) == context.text(type.name) }
             return false
         }
-        for (declaration, placement) in members {
+        for (index, (declaration, placement)) in members.enumerated() {
             if extendsProtocol, context.hasModifier(.static, in: declaration.prefix),
                declaration.prefix.attributes.contains(where: { context.wrapper(of: $0) != nil }),
                let name = declaration.bindings.first?.name {
                 diagnostics.append(Diagnostic(.error, at: context.tree.tokens[name].start, "static stored properties not supported in protocol extensions"))
                 blocked = true
+                notStored.append(index)
                 continue
             }
-            switch analyzeProperty(declaration, in: container, placement: placement, context: context) {
+            let verdict = analyzeProperty(declaration, in: container, placement: placement, context: context)
+            if case .lower = verdict, properties.isEmpty {
+                properties.reserveCapacity(members.count - index)
+                stored.reserveCapacity(members.count)
+                for earlier in 0..<index where !notStored.contains(earlier) {
+                    appendPlainStoredProperties(members[earlier].0, placement: members[earlier].1, to: &stored)
+                }
+            }
+            switch verdict {
             case .lower(let property) where property.isStatic:
                 properties.append(property)
             case .lower(let property):
@@ -420,13 +432,14 @@ struct FileLowering {
             case .leave(let diagnostic):
                 diagnostics.append(diagnostic)
                 blocked = true
+                notStored.append(index)
                 for binding in declaration.bindings { leftNames.insert(context.text(binding.pattern)) }
             case .notWrapped:
                 if let unknown = declaration.prefix.attributes.first(where: { isUnknownWrapperCandidate($0, context: context) }) {
                     if otherWrapper == nil { otherWrapper = unknown }
                     unknownWrappers.append(unknown)
                 }
-                appendPlainStoredProperties(declaration, placement: placement, to: &stored)
+                if !properties.isEmpty { appendPlainStoredProperties(declaration, placement: placement, to: &stored) }
             }
         }
         guard !properties.isEmpty else {
@@ -542,7 +555,8 @@ struct FileLowering {
         // Rendered now that `$x` rewrites are known, so copied defaults carry them.
         let memberwise = plan.writesMemberwise
             ? planMemberwiseInit(type: plan.type, stored: plan.stored, sendable: sendable, context: context) : nil
-        let typeName = context.text(plan.type.name) + (plan.type.genericParameters.map {
+        // The key path root of the enclosing-instance subscript, which only a class's properties use.
+        let typeName = plan.container != .class ? "" : context.text(plan.type.name) + (plan.type.genericParameters.map {
             "<" + genericParameterNames(context.text($0)).joined(separator: ", ") + ">"
         } ?? "")
         for property in plan.properties {

@@ -3,7 +3,7 @@ import DewrapSyntax
 /// The explicit declarations for one wrapped property (SPEC Decision 2):
 /// storage `_x`, computed `x`, projection `_$x`, indented like the original
 /// and joined with the file's line ending, written to `text`. `typeName` is
-/// the declaring type as a key path root.
+/// the declaring type as a key path root (A-6; read only for a class).
 func renderProperty(
     _ property: WrappedProperty, container: ContainerKind, typeName: String, writesStorageInitializer: Bool,
     context: SourceContext, to text: inout CodeText
