@@ -522,29 +522,31 @@ struct FileLowering {
         guard !context.hasModifier(.static, in: prefix) && !context.hasModifier(.class, in: prefix) else { return }
         let access = context.declaredAccess(prefix)
         let isLet = context.word(declaration.keyword) == .let
-        for binding in declaration.bindings {
-            if let accessors = binding.accessors {
+        // By index, each binding's fields read in place: `for binding in declaration.bindings` copies each
+        // binding, retaining and releasing its arrays; a `TypeInference` would copy the context.
+        for index in declaration.bindings.indices {
+            if let accessors = declaration.bindings[index].accessors {
                 switch accessors.content {
                 case .getter: continue
                 case .accessors(let list):
                     if list.contains(where: { context.word($0.keyword) != .willSet && context.word($0.keyword) != .didSet }) { continue }
                 }
             }
+            let binding = BindingTokens(declaration.bindings[index])
             var type = binding.type.map { context.text($0) }
             if type == nil, let initializer = binding.initializer {
-                type = TypeInference(context: context).type(of: initializer)
+                type = context.inferredType(of: initializer)
             }
             // A tuple pattern or `lazy` cannot be written out yet: no type makes the plan refuse it.
             if binding.name == nil || context.hasModifier(.lazy, in: prefix) { type = nil }
             result.append(StoredProperty(
-                name: context.text(binding.pattern), declaration: declaration, binding: binding, wrapped: nil, type: type,
-                isLet: isLet, access: access, placement: placement))
+                name: context.text(binding.pattern), declaration: declaration, binding: declaration.bindings[index], wrapped: nil,
+                type: type, isLet: isLet, access: access, placement: placement))
         }
     }
 
     // MARK: Rendering
 
-    /// Appends the type's edits to `result`.
     /// Appends the type's edits to `result`. Its properties are written into `texts`, and their
     /// edits, whose text is a slice of it, listed in `pending` for when it is complete.
     private mutating func render(

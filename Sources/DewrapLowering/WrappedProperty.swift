@@ -187,9 +187,11 @@ func analyzeProperty(
     guard context.word(declaration.keyword) == .var else {
         return .leave(Diagnostic(.error, at: attributeOffset, "property wrapper can only be applied to a 'var'"))
     }
-    guard declaration.bindings.count == 1, let binding = declaration.bindings.first, let nameToken = binding.name else {
+    guard declaration.bindings.count == 1, let nameToken = declaration.bindings[0].name else {
         return .leave(Diagnostic(.error, at: attributeOffset, "property wrapper can only apply to a single variable"))
     }
+    // The binding's token positions, read in place: a copy of the binding retains and releases its arrays.
+    let binding = BindingTokens(declaration.bindings[0])
     let name = context.text(nameToken)
     let nameOffset = tree.tokens[nameToken].start
     let prefix = declaration.prefix
@@ -244,7 +246,7 @@ func analyzeProperty(
     }
     var willSet: Observer?
     var didSet: Observer?
-    if let accessors = binding.accessors {
+    if let accessors = declaration.bindings[0].accessors {
         guard case .accessors(let list) = accessors.content,
               list.allSatisfy({ context.word($0.keyword) == .willSet || context.word($0.keyword) == .didSet }) else {
             return .leave(Diagnostic(.error, at: attributeOffset, "property wrapper cannot be applied to a computed property"))
@@ -355,7 +357,7 @@ func analyzeProperty(
 /// inside, no enclosing-instance subscript, and the storage starts from `= e`
 /// or is left to an init (V-3c); anything else stays as written, with a warning.
 private func analyzeComposition(
-    _ declaration: VariableDecl, layers: [(Attribute, WrapperShape)], binding: PatternBinding, name: String, nameToken: Int,
+    _ declaration: VariableDecl, layers: [(Attribute, WrapperShape)], binding: BindingTokens, name: String, nameToken: Int,
     valueType: String, container: ContainerKind, isStatic: Bool, placement: Placement?, willSet: Observer?, didSet: Observer?,
     context: SourceContext
 ) -> PropertyVerdict {
