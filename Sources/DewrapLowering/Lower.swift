@@ -264,8 +264,9 @@ struct FileLowering {
         rewrites.reserveCapacity(tree.dollarReferences.count)
         func rewrite(_ token: Token) {
             let start = rewriteTexts.count
-            rewriteTexts += "_"
-            rewriteTexts += context.bytes[token.range]
+            // A literal and the source's bytes: no String looked into, no slice of the source made.
+            rewriteTexts.write(literal: "_")
+            rewriteTexts.write(context.bytes, token.range)
             rewrites.append((token, start..<rewriteTexts.count))
         }
         for reference in tree.dollarReferences {

@@ -64,8 +64,11 @@ private func writeProperty<Output: CodeOutput>(
             text.write(string: isolation)
             text.write(literal: " ")
         }
+        // Copied as they are: a modifier (`private(set)`) holds no `$x` to rewrite, and the search for one
+        // that `append(_:from:)` makes is a binary search over the rewrites.
+        let tokens = context.tree.tokens
         for modifier in declaration.prefix.modifiers {
-            text.append(TokenSpan(modifier.keyword, modifier.detail?.upper ?? modifier.keyword + 1), from: context)
+            text.write(source, tokens[modifier.keyword].start..<tokens[(modifier.detail?.upper ?? modifier.keyword + 1) - 1].end)
             text.write(literal: " ")
         }
     }
