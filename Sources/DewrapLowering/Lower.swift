@@ -216,6 +216,9 @@ struct FileLowering {
                 brokenTypes.append(type.span)
                 continue
             }
+            // Without an `@` anywhere in it a type has no wrapped member, and analysing it finds nothing
+            // and says nothing: scanning its tokens for one is much cheaper (most such types are short).
+            guard containsAttribute(type.span, tokens: tokens) else { continue }
             // Most files extend nothing: no name made and hashed to find that out.
             let typeExtensions = type.kind == .extension || extensions.isEmpty ? [] : extensions[context.text(type.name)] ?? []
             if let plan = analyze(type, body: body, extensions: typeExtensions,
@@ -339,6 +342,13 @@ struct FileLowering {
                 next += 1
             }
             if tokenEdit.end > reach { edits.append(tokenEdit) }
+        }
+    }
+
+    /// Whether tokens `span` hold an `@` (of an attribute).
+    private func containsAttribute(_ span: TokenSpan, tokens: [Token]) -> Bool {
+        tokens.withUnsafeBufferPointer { tokens in
+            (span.lower..<min(span.upper, tokens.count)).contains { tokens[$0].kind == .atSign }
         }
     }
 
