@@ -162,6 +162,12 @@ struct FileLowering {
     var diagnostics: [Diagnostic] = []
     let swiftVersion: SwiftLanguageMode
 
+    /// A property's edit in the file's edits, and its text in the buffer the properties are written to.
+    private struct PendingText {
+        var edit: Int
+        var text: Range<Int>
+    }
+
     /// What lowering decided for one type.
     private struct TypePlan {
         var type: TypeDecl
@@ -201,6 +207,7 @@ struct FileLowering {
         }
         let sendable = SendableOracle(context: context, types: types)
         var brokenTypes: [TokenSpan] = []
+        plans.reserveCapacity(types.count)
         for type in types {
             // A problem at the token right after the type (often the end of the file, for a
             // type that never closed) counts as inside it.
@@ -209,20 +216,24 @@ struct FileLowering {
                 brokenTypes.append(type.span)
                 continue
             }
+            // Without an `@` anywhere in it a type has no wrapped member, and analysing it finds nothing
+            // and says nothing: scanning its tokens for one is much cheaper (most such types are short).
+            guard containsAttribute(type.span, tokens: tokens) else { continue }
             // Most files extend nothing: no name made and hashed to find that out.
             let typeExtensions = type.kind == .extension || extensions.isEmpty ? [] : extensions[context.text(type.name)] ?? []
             if let plan = analyze(type, body: body, extensions: typeExtensions,
                                   leftNames: &leftNames) {
+                if let codingKeys = plan.codingKeys { context.tokenEdits += codingKeys.tokenEdits }
                 plans.append(plan)
-                context.tokenEdits += plan.codingKeys?.tokenEdits ?? []
             }
         }
 
         // `$x` becomes `_$x` for every lowered name (D-1…D-3), unless a `$x`
         // closure parameter declares it or a same-named property stays wrapped.
         var lowered = NameSet(capacity: plans.reduce(0) { $0 + $1.properties.count })
-        for plan in plans {
-            for property in plan.properties where leftNames.isEmpty || !leftNames.contains(property.name) {
+        // Plans are read by index here and below: `for plan in plans` copies each one.
+        for index in plans.indices {
+            for property in plans[index].properties where leftNames.isEmpty || !leftNames.contains(property.name) {
                 lowered.insert(property.name)
             }
         }
@@ -239,8 +250,8 @@ struct FileLowering {
         // Only a closure with a signature can declare `$item`: without one the table is not needed.
         var memberTypes: [String: String] = [:]
         var clashing: Set<String> = []
-        for plan in plans where context.tree.census.closureSignature {
-            for property in plan.properties where !leftNames.contains(property.name) && !property.isStatic {
+        for index in plans.indices where context.tree.census.closureSignature {
+            for property in plans[index].properties where !leftNames.contains(property.name) && !property.isStatic {
                 if let known = memberTypes[property.name], known != property.valueType { clashing.insert(property.name) }
                 memberTypes[property.name] = property.valueType
             }
@@ -256,8 +267,9 @@ struct FileLowering {
         rewrites.reserveCapacity(tree.dollarReferences.count)
         func rewrite(_ token: Token) {
             let start = rewriteTexts.count
-            rewriteTexts += "_"
-            rewriteTexts += context.bytes[token.range]
+            // A literal and the source's bytes: no String looked into, no slice of the source made.
+            rewriteTexts.write(literal: "_")
+            rewriteTexts.write(context.bytes, token.range)
             rewrites.append((token, start..<rewriteTexts.count))
         }
         for reference in tree.dollarReferences {
@@ -303,21 +315,40 @@ struct FileLowering {
 
         var mainEdits = locals.edits(context: context) + parameters.edits(context: context) + closures.edits(context: context)
             + wrappedClosures.edits(context: context)
-        for plan in plans {
-            mainEdits += render(plan, sendable: sendable)
+        // Each type's edits are appended in place (an array of them per type was allocated, appended and freed), with
+        // room for one per property and a few per type (isolation, memberwise init, coding keys) and the token rewrites.
+        mainEdits.reserveCapacity(mainEdits.count + plans.reduce(0) { $0 + $1.properties.count + 4 } + context.tokenEdits.count)
+        // All of the file's properties are written into one buffer (one for each type cost an allocation of a few
+        // kilobytes each), and each one's edit gets its slice once the buffer is complete.
+        let propertyCount = plans.reduce(0) { $0 + $1.properties.count }
+        var texts = CodeText(capacity: 512 * propertyCount)
+        var pending: [PendingText] = []
+        pending.reserveCapacity(propertyCount)
+        // By index: `for plan in plans` copies each plan, retaining and releasing every array and object it holds.
+        for index in plans.indices {
+            render(plans[index], sendable: sendable, texts: &texts, pending: &pending, into: &mainEdits)
         }
+        let rendered = texts.slice
+        for property in pending { mainEdits[property.edit].text = rendered[property.text] }
         // Token rewrites inside a replaced range are already part of its text.
         let covered = mainEdits.filter { $0.end > $0.start }.sorted { $0.start < $1.start }
         var next = 0
         var reach = 0
-        edits = mainEdits
-        edits.reserveCapacity(mainEdits.count + context.tokenEdits.count)
+        edits = consume mainEdits
+        edits.reserveCapacity(edits.count + context.tokenEdits.count)
         for tokenEdit in context.tokenEdits {
             while next < covered.count && covered[next].start <= tokenEdit.start {
                 reach = max(reach, covered[next].end)
                 next += 1
             }
             if tokenEdit.end > reach { edits.append(tokenEdit) }
+        }
+    }
+
+    /// Whether tokens `span` hold an `@` (of an attribute).
+    private func containsAttribute(_ span: TokenSpan, tokens: [Token]) -> Bool {
+        tokens.withUnsafeBufferPointer { tokens in
+            (span.lower..<min(span.upper, tokens.count)).contains { tokens[$0].kind == .atSign }
         }
     }
 
@@ -372,8 +403,10 @@ struct FileLowering {
 
         var properties: [WrappedProperty] = []
         var stored: [StoredProperty] = []
-        properties.reserveCapacity(members.count)
-        stored.reserveCapacity(members.count)
+        // The plain stored properties matter only to a type with a wrapped one, and most types have
+        // none: those before the first wrapped one are read when it is found, skipping the members
+        // listed here (left as written or refused; rare).
+        var notStored: [Int] = []
         var blocked = false
         var otherWrapper: Attribute?
         var unknownWrappers: [Attribute] = []
@@ -382,32 +415,42 @@ struct FileLowering {
             if case .type(let declared) = item { return declared.kind == .protocol && context.text(declared.name) == context.text(type.name) }
             return false
         }
-        for (declaration, placement) in members {
+        for (index, (declaration, placement)) in members.enumerated() {
             if extendsProtocol, context.hasModifier(.static, in: declaration.prefix),
                declaration.prefix.attributes.contains(where: { context.wrapper(of: $0) != nil }),
                let name = declaration.bindings.first?.name {
                 diagnostics.append(Diagnostic(.error, at: context.tree.tokens[name].start, "static stored properties not supported in protocol extensions"))
                 blocked = true
+                notStored.append(index)
                 continue
             }
-            switch analyzeProperty(declaration, in: container, placement: placement, context: context) {
+            let verdict = analyzeProperty(declaration, in: container, placement: placement, context: context)
+            if case .lower = verdict, properties.isEmpty {
+                properties.reserveCapacity(members.count - index)
+                stored.reserveCapacity(members.count)
+                for earlier in 0..<index where !notStored.contains(earlier) {
+                    appendPlainStoredProperties(members[earlier].0, placement: members[earlier].1, to: &stored)
+                }
+            }
+            switch verdict {
             case .lower(let property) where property.isStatic:
                 properties.append(property)
             case .lower(let property):
                 properties.append(property)
                 stored.append(StoredProperty(
-                    name: property.name, declaration: declaration, binding: property.binding, wrapped: property,
+                    name: property.name, declaration: declaration, binding: declaration.bindings[0], wrapped: property,
                     type: property.valueType, isLet: false, access: property.access, placement: placement))
             case .leave(let diagnostic):
                 diagnostics.append(diagnostic)
                 blocked = true
+                notStored.append(index)
                 for binding in declaration.bindings { leftNames.insert(context.text(binding.pattern)) }
             case .notWrapped:
                 if let unknown = declaration.prefix.attributes.first(where: { isUnknownWrapperCandidate($0, context: context) }) {
                     if otherWrapper == nil { otherWrapper = unknown }
                     unknownWrappers.append(unknown)
                 }
-                appendPlainStoredProperties(declaration, placement: placement, to: &stored)
+                if !properties.isEmpty { appendPlainStoredProperties(declaration, placement: placement, to: &stored) }
             }
         }
         guard !properties.isEmpty else {
@@ -490,54 +533,54 @@ struct FileLowering {
         guard !context.hasModifier(.static, in: prefix) && !context.hasModifier(.class, in: prefix) else { return }
         let access = context.declaredAccess(prefix)
         let isLet = context.word(declaration.keyword) == .let
-        for binding in declaration.bindings {
-            if let accessors = binding.accessors {
+        // By index, each binding's fields read in place: `for binding in declaration.bindings` copies each
+        // binding, retaining and releasing its arrays; a `TypeInference` would copy the context.
+        for index in declaration.bindings.indices {
+            if let accessors = declaration.bindings[index].accessors {
                 switch accessors.content {
                 case .getter: continue
                 case .accessors(let list):
                     if list.contains(where: { context.word($0.keyword) != .willSet && context.word($0.keyword) != .didSet }) { continue }
                 }
             }
+            let binding = BindingTokens(declaration.bindings[index])
             var type = binding.type.map { context.text($0) }
             if type == nil, let initializer = binding.initializer {
-                type = TypeInference(context: context).type(of: initializer)
+                type = context.inferredType(of: initializer)
             }
             // A tuple pattern or `lazy` cannot be written out yet: no type makes the plan refuse it.
             if binding.name == nil || context.hasModifier(.lazy, in: prefix) { type = nil }
             result.append(StoredProperty(
-                name: context.text(binding.pattern), declaration: declaration, binding: binding, wrapped: nil, type: type,
-                isLet: isLet, access: access, placement: placement))
+                name: context.text(binding.pattern), declaration: declaration, binding: declaration.bindings[index], wrapped: nil,
+                type: type, isLet: isLet, access: access, placement: placement))
         }
     }
 
     // MARK: Rendering
 
-    private mutating func render(_ plan: TypePlan, sendable: SendableOracle) -> [Edit] {
-        var result: [Edit] = []
-        // One edit per property, and a few for the type (isolation, memberwise init, coding keys).
-        result.reserveCapacity(plan.properties.count + 4)
+    /// Appends the type's edits to `result`. Its properties are written into `texts`, and their
+    /// edits, whose text is a slice of it, listed in `pending` for when it is complete.
+    private mutating func render(
+        _ plan: TypePlan, sendable: SendableOracle, texts: inout CodeText, pending: inout [PendingText],
+        into result: inout [Edit]
+    ) {
         let tokens = context.tree.tokens
         // Rendered now that `$x` rewrites are known, so copied defaults carry them.
         let memberwise = plan.writesMemberwise
             ? planMemberwiseInit(type: plan.type, stored: plan.stored, sendable: sendable, context: context) : nil
-        let typeName = context.text(plan.type.name) + (plan.type.genericParameters.map {
+        // The key path root of the enclosing-instance subscript, which only a class's properties use.
+        let typeName = plan.container != .class ? "" : context.text(plan.type.name) + (plan.type.genericParameters.map {
             "<" + genericParameterNames(context.text($0)).joined(separator: ", ") + ">"
         } ?? "")
-        // All of the type's properties are written into one buffer; each edit is a slice of it.
-        var texts = CodeText(capacity: 512 * plan.properties.count)
-        var ends: [Int] = []
-        ends.reserveCapacity(plan.properties.count)
         for property in plan.properties {
             let stripped = memberwise?.strippedWrapped.contains(property.name) ?? false
+            let start = texts.count
             renderProperty(
                 property, container: plan.container, typeName: typeName, writesStorageInitializer: !stripped, context: context,
                 to: &texts)
-            ends.append(texts.count)
-        }
-        let rendered = texts.slice
-        for (property, (start, end)) in zip(plan.properties, zip([0] + ends, ends)) {
+            pending.append(PendingText(edit: result.count, text: start..<texts.count))
             result.append(Edit(start: tokens[property.declaration.prefix.start].start,
-                               end: tokens[property.declaration.span.upper - 1].end, text: rendered[start..<end]))
+                               end: tokens[property.declaration.span.upper - 1].end, text: []))
         }
         if let isolation = inferredIsolation(plan) {
             let start = tokens[plan.type.prefix.start].start
@@ -562,6 +605,5 @@ struct FileLowering {
             result += rewrite.edits
             diagnostics += rewrite.diagnostics
         }
-        return result
     }
 }

@@ -3,7 +3,7 @@ import DewrapSyntax
 /// The explicit declarations for one wrapped property (SPEC Decision 2):
 /// storage `_x`, computed `x`, projection `_$x`, indented like the original
 /// and joined with the file's line ending, written to `text`. `typeName` is
-/// the declaring type as a key path root.
+/// the declaring type as a key path root (A-6; read only for a class).
 func renderProperty(
     _ property: WrappedProperty, container: ContainerKind, typeName: String, writesStorageInitializer: Bool,
     context: SourceContext, to text: inout CodeText
@@ -64,8 +64,11 @@ private func writeProperty<Output: CodeOutput>(
             text.write(string: isolation)
             text.write(literal: " ")
         }
+        // Copied as they are: a modifier (`private(set)`) holds no `$x` to rewrite, and the search for one
+        // that `append(_:from:)` makes is a binary search over the rewrites.
+        let tokens = context.tree.tokens
         for modifier in declaration.prefix.modifiers {
-            text.append(TokenSpan(modifier.keyword, modifier.detail?.upper ?? modifier.keyword + 1), from: context)
+            text.write(source, tokens[modifier.keyword].start..<tokens[(modifier.detail?.upper ?? modifier.keyword + 1) - 1].end)
             text.write(literal: " ")
         }
     }

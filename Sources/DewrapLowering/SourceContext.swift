@@ -277,20 +277,24 @@ private func leadingIndentation(_ bytes: UnsafeBufferPointer<UInt8>, line start:
     return (false, end - start < smallest && end > start && next != 10 && next != 13 ? end - start : smallest)
 }
 
-/// The offset of the first `\n` or `\r` at or after `start`, if any: eight bytes a step. In
-/// `word ^ pattern` a matching byte is zero, and `(x - 0x01…) & ~x & 0x80…` has the high bit of
-/// the lowest zero byte of `x` set (higher bits may be noise, so only the lowest set bit counts).
+/// The offset of the first `\n` or `\r` at or after `start`, if any: eight bytes a step. Both are
+/// below 14, and `(x - 0x0E…) & ~x & 0x80…` has the high bit of the lowest byte of `x` below 14 set
+/// (higher bits may be noise, so only the lowest set bit counts): one test finds both, where
+/// comparing with each costs twice the instructions. Another byte below 14 (a tab inside a
+/// line, mostly) is stepped over.
 @inline(__always)
 private func nextLineBreak(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
     var i = start
     while i + 8 <= bytes.count {
         let word = UInt64(littleEndian: UnsafeRawPointer(bytes.baseAddress! + i).loadUnaligned(as: UInt64.self))
-        let newlines = word ^ 0x0A0A_0A0A_0A0A_0A0A
-        let returns = word ^ 0x0D0D_0D0D_0D0D_0D0D
-        let hits = ((newlines &- 0x0101_0101_0101_0101) & ~newlines | (returns &- 0x0101_0101_0101_0101) & ~returns)
-            & 0x8080_8080_8080_8080
-        if hits != 0 { return i + hits.trailingZeroBitCount / 8 }
-        i += 8
+        let low = (word &- 0x0E0E_0E0E_0E0E_0E0E) & ~word & 0x8080_8080_8080_8080
+        if low == 0 {
+            i += 8
+            continue
+        }
+        let found = i + low.trailingZeroBitCount / 8
+        if bytes[found] == 10 || bytes[found] == 13 { return found }
+        i = found + 1
     }
     while i < bytes.count {
         if bytes[i] == 10 || bytes[i] == 13 { return i }
@@ -398,20 +402,25 @@ final class DerivedTypes {
 
     func store(_ entry: Entry?, wrapper: WrapperShape, valueType: String) {
         if 2 * (slots.count + 1) > table.count { rehash(size: 2 * table.count) }
-        slots.append(Slot(wrapper: ObjectIdentifier(wrapper), valueType: valueType, entry: entry))
-        place(slots.count - 1)
+        // Room for a file's usual few pairs at once: growing from one costs an allocation per doubling.
+        if slots.capacity == 0 { slots.reserveCapacity(16) }
+        let id = ObjectIdentifier(wrapper)
+        slots.append(Slot(wrapper: id, valueType: valueType, entry: entry))
+        place(slots.count - 1, hash: Self.hash(id, valueType))
     }
 
-    private func place(_ index: Int) {
-        let mask = table.count - 1
-        var position = Self.hash(slots[index].wrapper, slots[index].valueType) & mask
-        while table[position] >= 0 { position = (position + 1) & mask }
-        table[position] = Int32(index)
+    private func place(_ index: Int, hash: Int) {
+        table.withUnsafeMutableBufferPointer { table in
+            let mask = table.count - 1
+            var position = hash & mask
+            while table[position] >= 0 { position = (position + 1) & mask }
+            table[position] = Int32(index)
+        }
     }
 
     private func rehash(size: Int) {
         table = [Int32](repeating: -1, count: size)
-        for index in slots.indices { place(index) }
+        for index in slots.indices { place(index, hash: Self.hash(slots[index].wrapper, slots[index].valueType)) }
     }
 
     /// FNV-1a over the type's bytes, with the wrapper's address mixed in.

@@ -20,10 +20,18 @@ extension SourceContext {
 
     func inferredType(of span: TokenSpan) -> String? {
         guard !span.isEmpty else { return nil }
+        // Each form read first spans all of `span`, so it has no top-level `as`: the search for
+        // one (a walk over every token of a call's arguments) is left for what they do not read.
+        if let type = literalOrConstructedType(span) { return type }
         if let asIndex = topLevelIndex(in: span, where: { tree.tokens[$0].kind == .keyword && word($0) == .as }),
            asIndex + 1 < span.upper, tokens[asIndex + 1].kind != .postfixQuestionMark, tokens[asIndex + 1].kind != .exclamationMark {
             return text(TokenSpan(asIndex + 1, span.upper))
         }
+        return nil
+    }
+
+    /// A literal, a collection literal or `T(…)`, `[T]()`, `T?.none`, written as all of `span`.
+    private func literalOrConstructedType(_ span: TokenSpan) -> String? {
         let first = tokens[span.lower]
         switch first.kind {
         case .integerLiteral where span.upper == span.lower + 1:

@@ -4,8 +4,9 @@ import DewrapSyntax
 /// the plans for its type, its memberwise init and its `$x` rewrites all refer
 /// to the one analysis, which is never changed once made.
 final class WrappedProperty {
+    /// Its one binding is `declaration.bindings[0]`: a copy of it here would retain (and the
+    /// object's release release) the arrays it holds, for nothing lowering reads later.
     let declaration: VariableDecl
-    let binding: PatternBinding
     let wrapper: WrapperShape
     let attribute: Attribute
     let name: String
@@ -38,14 +39,13 @@ final class WrappedProperty {
     let didSet: Observer?
 
     init(
-        declaration: VariableDecl, binding: PatternBinding, wrapper: WrapperShape, attribute: Attribute, name: String,
+        declaration: VariableDecl, wrapper: WrapperShape, attribute: Attribute, name: String,
         nameToken: Int, valueType: String, storageValueType: String, isOptional: Bool, initializer: TokenSpan?,
         attributeArguments: TokenSpan?, storageType: String, projectedType: String?, access: String?, isStatic: Bool,
         placement: Placement?, willSet: Observer?, didSet: Observer?, inner: [WrapperLayer] = [],
         composedSetter: WrapperShape.Setter = .none
     ) {
         self.declaration = declaration
-        self.binding = binding
         self.wrapper = wrapper
         self.attribute = attribute
         self.name = name
@@ -187,9 +187,11 @@ func analyzeProperty(
     guard context.word(declaration.keyword) == .var else {
         return .leave(Diagnostic(.error, at: attributeOffset, "property wrapper can only be applied to a 'var'"))
     }
-    guard declaration.bindings.count == 1, let binding = declaration.bindings.first, let nameToken = binding.name else {
+    guard declaration.bindings.count == 1, let nameToken = declaration.bindings[0].name else {
         return .leave(Diagnostic(.error, at: attributeOffset, "property wrapper can only apply to a single variable"))
     }
+    // The binding's token positions, read in place: a copy of the binding retains and releases its arrays.
+    let binding = BindingTokens(declaration.bindings[0])
     let name = context.text(nameToken)
     let nameOffset = tree.tokens[nameToken].start
     let prefix = declaration.prefix
@@ -244,7 +246,7 @@ func analyzeProperty(
     }
     var willSet: Observer?
     var didSet: Observer?
-    if let accessors = binding.accessors {
+    if let accessors = declaration.bindings[0].accessors {
         guard case .accessors(let list) = accessors.content,
               list.allSatisfy({ context.word($0.keyword) == .willSet || context.word($0.keyword) == .didSet }) else {
             return .leave(Diagnostic(.error, at: attributeOffset, "property wrapper cannot be applied to a computed property"))
@@ -343,7 +345,7 @@ func analyzeProperty(
     let projectedType = types.projectedType
     let access = context.declaredAccess(declaration.prefix)
     return .lower(WrappedProperty(
-        declaration: declaration, binding: binding, wrapper: wrapper, attribute: attribute, name: name, nameToken: nameToken,
+        declaration: declaration, wrapper: wrapper, attribute: attribute, name: name, nameToken: nameToken,
         valueType: valueType, storageValueType: storageValueType, isOptional: isOptional, initializer: binding.initializer,
         attributeArguments: attributeArguments, storageType: storageType, projectedType: projectedType,
         access: access, isStatic: isStatic, placement: placement, willSet: willSet, didSet: didSet))
@@ -355,7 +357,7 @@ func analyzeProperty(
 /// inside, no enclosing-instance subscript, and the storage starts from `= e`
 /// or is left to an init (V-3c); anything else stays as written, with a warning.
 private func analyzeComposition(
-    _ declaration: VariableDecl, layers: [(Attribute, WrapperShape)], binding: PatternBinding, name: String, nameToken: Int,
+    _ declaration: VariableDecl, layers: [(Attribute, WrapperShape)], binding: BindingTokens, name: String, nameToken: Int,
     valueType: String, container: ContainerKind, isStatic: Bool, placement: Placement?, willSet: Observer?, didSet: Observer?,
     context: SourceContext
 ) -> PropertyVerdict {
@@ -407,7 +409,7 @@ private func analyzeComposition(
     let projectedType = outer.shape.projectedType(outer.bindings)
     let access = context.declaredAccess(declaration.prefix)
     let property = WrappedProperty(
-        declaration: declaration, binding: binding, wrapper: outer.shape, attribute: outer.attribute, name: name,
+        declaration: declaration, wrapper: outer.shape, attribute: outer.attribute, name: name,
         nameToken: nameToken, valueType: valueType, storageValueType: valueType, isOptional: isOptional,
         initializer: binding.initializer, attributeArguments: outer.arguments, storageType: outer.type,
         projectedType: projectedType, access: access, isStatic: isStatic, placement: placement, willSet: willSet, didSet: didSet,
