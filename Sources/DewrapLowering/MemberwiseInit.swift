@@ -221,19 +221,23 @@ private func renderInits(
     // property's line, the closing brace to the struct's), `}`; ` {}` when it has none.
     var bodyStart = 0
     var statementStart = 0
+    // Outside directive mode every statement starts with the same line break and indentation: joined once.
+    let statementBreak = context.lineDirectives == nil ? context.lineEnding + indent + unit : nil
     func openBody() {
         bodyStart = text.count
-        text += " {"
+        text.write(literal: " {")
     }
     func startStatement(_ property: StoredProperty) {
         statementStart = text.count
+        if let statementBreak { return text += statementBreak }
         text.write(context.lineBreak(mappedTo: context.mappedLine(of: property.declarationStart)), indent, unit)
     }
     func closeBody() {
         if text.count == bodyStart + 2 {
-            text += "}"
+            text.write(literal: "}")
         } else {
-            text.write(context.lineBreak(mappedTo: typeLine), indent, "}")
+            text.write(newLine, indent)
+            text.write(literal: "}")
         }
     }
 
@@ -244,14 +248,18 @@ private func renderInits(
         for property in stored where property.isIncluded {
             if let wrapped = property.wrapped {
                 startStatement(property)
-                text.write("self._", property.name, " = ")
+                text.write(literal: "self._")
+                text += property.name
+                text.write(literal: " = ")
                 // None without a construction at the declaration: the statement is taken back.
                 let written = writeStorageInitializer(for: wrapped, context: context, to: &text)
                 assert(written == wrapped.storageInitializedAtDeclaration)
                 if !written { text.truncate(to: statementStart) }
             } else if let initializer = property.binding.initializer {
                 startStatement(property)
-                text.write("self.", property.name, " = ")
+                text.write(literal: "self.")
+                text += property.name
+                text.write(literal: " = ")
                 text.append(initializer, from: context)
             }
         }
@@ -259,10 +267,11 @@ private func renderInits(
         if context.lineDirectives == nil { text += context.lineEnding }
     }
 
-    text.write(newLine, indent, nonisolated, access, "init(")
+    text.write(newLine, indent, nonisolated, access)
+    text.write(literal: "init(")
     var isFirstParameter = true
     for property in stored where property.isIncluded {
-        if !isFirstParameter { text += ", " }
+        if !isFirstParameter { text.write(literal: ", ") }
         isFirstParameter = false
         let name = property.name
         if let wrapped = property.wrapped {
@@ -271,26 +280,33 @@ private func renderInits(
             if wrapped.takesWrappedValueParameter {
                 let autoclosure = wrapped.wrapper.wrappedValueIsAutoclosure
                 let valueType = nilLiteralParameterType(wrapped, context: context) ?? wrapped.storageValueType
-                text.write(name, ": ", autoclosure ? "@autoclosure @escaping () -> " : "", valueType)
+                text += name
+                text.write(literal: ": ")
+                if autoclosure { text.write(literal: "@autoclosure @escaping () -> ") }
+                text += valueType
                 if let initializer = wrapped.initializer {
-                    text += " = "
+                    text.write(literal: " = ")
                     text.append(initializer, from: context)
                 } else if wrapped.isOptional {
-                    text += " = nil"
+                    text.write(literal: " = nil")
                 }
             } else {
-                text.write(name, ": ", wrapped.storageType)
+                text += name
+                text.write(literal: ": ")
+                text += wrapped.storageType
                 let defaultStart = text.count
-                text += " = "
+                text.write(literal: " = ")
                 let written = writeStorageInitializer(for: wrapped, context: context, to: &text)
                 assert(written == wrapped.storageInitializedAtDeclaration)
                 if !written { text.truncate(to: defaultStart) }
             }
         } else {
             let type = property.type ?? ""
-            text.write(name, ": ", type)
+            text += name
+            text.write(literal: ": ")
+            text += type
             if let initializer = property.binding.initializer {
-                text += " = "
+                text.write(literal: " = ")
                 text.append(initializer, from: context)
                 // M-8 step 1: the init assigns it, so the declaration must not evaluate it too.
                 let before = property.binding.type?.upper ?? property.binding.pattern.upper
@@ -298,17 +314,19 @@ private func renderInits(
                 let end = tree.tokens[initializer.upper - 1].end
                 stripped.append(Edit(start: start, end: end, text: Array((property.binding.type == nil ? ": \(type)" : "").utf8)))
             } else if !property.isLet && (type.hasSuffix("?") || type.hasSuffix("!")) {
-                text += " = nil"
+                text.write(literal: " = nil")
             }
         }
     }
-    text += ")"
+    text.write(literal: ")")
     openBody()
     for property in stored where property.isIncluded {
         startStatement(property)
         let name = property.name
         if let wrapped = property.wrapped {
-            text.write("self._", name, " = ")
+            text.write(literal: "self._")
+            text += name
+            text.write(literal: " = ")
             if wrapped.takesWrappedValueParameter {
                 let autoclosure = wrapped.wrapper.wrappedValueIsAutoclosure
                 _ = writeStorageInitializer(for: wrapped, value: autoclosure ? name + "()" : name, context: context, to: &text)
@@ -316,7 +334,10 @@ private func renderInits(
                 text += name
             }
         } else {
-            text.write("self.", name, " = ", name)
+            text.write(literal: "self.")
+            text += name
+            text.write(literal: " = ")
+            text += name
         }
     }
     closeBody()
