@@ -107,7 +107,8 @@ public final class WrapperShape: Sendable {
         if genericParameters.count == 1, wrappedValue.type == genericParameters[0] {
             let parameter = genericParameters[0]
             plainValueSlots = PlainValueSlots(
-                storage: [name + "<", ">"], projected: projectedTokens.map { typeTextSlots($0, at: parameter) })
+                storage: TypeTextSlots([name + "<", ">"]),
+                projected: projectedTokens.map { TypeTextSlots(typeTextSlots($0, at: parameter)) })
         } else {
             plainValueSlots = nil
         }
@@ -118,16 +119,20 @@ public final class WrapperShape: Sendable {
     /// where that parameter goes. A value type that is one plain name (`Int`,
     /// `Item`) fills the cuts as matching and substituting type tokens would.
     struct PlainValueSlots: Sendable {
-        var storage: [String]
-        var projected: [String]?
+        var storage: TypeTextSlots
+        var projected: TypeTextSlots?
     }
     let plainValueSlots: PlainValueSlots?
 
     /// The storage and projection types for a value type spelled as one plain
     /// name, when `plainValueSlots` applies; nil otherwise.
     func typesForPlainName(_ valueType: String) -> (storage: String, projected: String?)? {
-        guard let slots = plainValueSlots, isPlainTypeName(valueType) else { return nil }
-        return (fill(slots.storage, with: valueType), slots.projected.map { fill($0, with: valueType) })
+        guard let slots = plainValueSlots else { return nil }
+        var valueType = valueType
+        return valueType.withUTF8 { name in
+            guard isPlainTypeName(name) else { return nil }
+            return (slots.storage.filled(with: name), slots.projected.map { $0.filled(with: name) })
+        }
     }
 
     public enum Sendability: Sendable {
@@ -606,37 +611,54 @@ private struct TypeTextWriter {
     }
 }
 
-/// `slots` joined with `filler` between them, written into a String of its
-/// exact size (`joined(separator:)` costs some two thousand instructions for a
-/// short type, appending piece by piece some five hundred).
-private func fill(_ slots: [String], with filler: String) -> String {
-    var filler = filler
-    var size = filler.utf8.count * (slots.count - 1)
-    for slot in slots { size += slot.utf8.count }
-    return filler.withUTF8 { filler in
-        String(unsafeUninitializedCapacity: size) { target in
-            var end = 0
-            for (index, slot) in slots.enumerated() {
-                if index > 0 {
-                    end = target[end...].initialize(fromContentsOf: filler)
+/// Pieces of a type's text (`typeTextSlots`) kept as one run of UTF-8 bytes
+/// with the offsets where they were cut: filling in a name is then a few
+/// copies into a buffer on the stack and one String made of it (joining the
+/// pieces as Strings cost some six hundred instructions a type).
+struct TypeTextSlots: Sendable {
+    private let text: [UInt8]
+    /// Where a name goes, in ascending order: between the pieces.
+    private let cuts: [Int]
+
+    init(_ pieces: [String]) {
+        var text: [UInt8] = []
+        var cuts: [Int] = []
+        for (index, piece) in pieces.enumerated() {
+            if index > 0 { cuts.append(text.count) }
+            text += piece.utf8
+        }
+        self.text = text
+        self.cuts = cuts
+    }
+
+    /// The pieces joined with `name` between them.
+    func filled(with name: UnsafeBufferPointer<UInt8>) -> String {
+        let size = text.count + name.count * cuts.count
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: size) { target in
+            text.withUnsafeBufferPointer { text in
+                var from = 0
+                var end = 0
+                func copy(_ piece: UnsafeBufferPointer<UInt8>) {
+                    if let source = piece.baseAddress { copyBytes(from: source, to: target.baseAddress! + end, count: piece.count) }
+                    end += piece.count
                 }
-                var slot = slot
-                end = slot.withUTF8 { target[end...].initialize(fromContentsOf: $0) }
+                for cut in cuts {
+                    copy(UnsafeBufferPointer(rebasing: text[from..<cut]))
+                    copy(name)
+                    from = cut
+                }
+                copy(UnsafeBufferPointer(rebasing: text[from...]))
             }
-            return end
+            return String(decoding: UnsafeBufferPointer(target), as: UTF8.self)
         }
     }
 }
 
 /// One name as `typeTokens` reads it (`Int`, `Item`, `T2`): it is then one
 /// token, spaced like any other name.
-func isPlainTypeName(_ text: String) -> Bool {
-    // Read as a buffer: iterating `utf8` costs some thirty instructions a byte.
-    var text = text
-    return text.withUTF8 { bytes in
-        guard let first = bytes.first, startsName(first) else { return false }
-        return bytes.allSatisfy { $0 >= 0x80 || isASCIINameByte($0) }
-    }
+func isPlainTypeName(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let first = bytes.first, startsName(first) else { return false }
+    return bytes.allSatisfy { $0 >= 0x80 || isASCIINameByte($0) }
 }
 
 /// Binds the generic parameters in `pattern` by matching it against `concrete`:
