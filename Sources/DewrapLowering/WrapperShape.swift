@@ -226,14 +226,16 @@ public struct WrapperShapes: Sendable {
     /// The wrappers and protocols declared in a parsed file.
     init(context: SourceContext) {
         var wrappers: [TypeDecl] = []
-        var extensions: [String: [TypeDecl]] = [:]
+        // Matched to a wrapper by name only when there is one: most files declare none, and a
+        // table by name made a String of every extension's name.
+        var extensions: [TypeDecl] = []
         // Top-level declarations only (in any `#if` branch): a nested wrapper's name is not its bare name.
         func collect(_ items: [Item]) {
             for item in items {
                 switch item {
                 case .type(let type) where type.kind == .extension:
-                    extensions[context.text(type.name), default: []].append(type)
-                case .type(let type) where type.prefix.attributes.contains(where: { context.text($0.name) == "propertyWrapper" }):
+                    extensions.append(type)
+                case .type(let type) where type.prefix.attributes.contains(where: { context.span($0.name, isSpelled: "propertyWrapper") }):
                     wrappers.append(type)
                 case .type(let type) where type.kind == .protocol:
                     protocolParents[context.text(type.name), default: []] += type.inheritance.flatMap {
@@ -249,7 +251,8 @@ public struct WrapperShapes: Sendable {
         collect(context.tree.items)
         for type in wrappers {
             let name = context.text(type.name)
-            if let shape = readShape(type, extensions: extensions[name] ?? [], context: context) {
+            let own = extensions.filter { context.text($0.name) == name }
+            if let shape = readShape(type, extensions: own, context: context) {
                 byName[name] = shape
             }
         }
