@@ -355,37 +355,41 @@ func isGlobalActorIsolated(_ type: TypeDecl, context: SourceContext) -> Bool {
 /// their results (`Date().description`), and operators on all of these
 /// certainly run without an actor. A free function might not.
 private func isActorFree(_ span: TokenSpan, actorFreeTypes: NameSet, context: SourceContext) -> Bool {
-    let tokens = context.tree.tokens
-    for i in span.lower..<span.upper {
-        switch tokens[i].kind {
-        case .identifier where i > span.lower && tokens[i - 1].kind == .period:
-            continue  // a member of an actor-free value or type
-        case .period where i > span.lower, .binaryOperator, .postfixQuestionMark, .exclamationMark:
-            continue
-        case .identifier where i + 1 < span.upper && tokens[i + 1].kind == .colon && i > span.lower
-            && (tokens[i - 1].kind == .leftParen || tokens[i - 1].kind == .comma):
-            continue  // an argument label
-        case .identifier:
-            let isActorFreeName = context.bytes.withUnsafeBufferPointer { bytes in
-                let name = UnsafeBufferPointer(rebasing: bytes[tokens[i].range])
-                return actorFreeTypes.contains(name) || SendableOracle.standardValueTypes.contains(name)
+    // Tokens and bytes read through buffers taken once: an initializer is asked about token by token.
+    context.tree.tokens.withUnsafeBufferPointer { tokens in
+        context.bytes.withUnsafeBufferPointer { bytes in
+            for i in span.lower..<span.upper {
+                switch tokens[i].kind {
+                case .identifier where i > span.lower && tokens[i - 1].kind == .period:
+                    continue  // a member of an actor-free value or type
+                case .period where i > span.lower, .binaryOperator, .postfixQuestionMark, .exclamationMark:
+                    continue
+                case .identifier where i + 1 < span.upper && tokens[i + 1].kind == .colon && i > span.lower
+                    && (tokens[i - 1].kind == .leftParen || tokens[i - 1].kind == .comma):
+                    continue  // an argument label
+                case .identifier:
+                    let name = UnsafeBufferPointer(rebasing: bytes[tokens[i].range])
+                    if actorFreeTypes.contains(name) || SendableOracle.standardValueTypes.contains(name) { continue }
+                    return false
+                case .leftParen, .rightParen:
+                    continue
+                case .integerLiteral, .floatLiteral, .stringStart, .stringSegment, .stringEnd, .leftSquare, .rightSquare, .comma,
+                     .colon:
+                    continue
+                case .prefixOperator where context.token(i, isSpelled: "-"):
+                    continue
+                case .keyword:
+                    switch tokens[i].word {
+                    case .true, .false, .nil: continue
+                    default: return false
+                    }
+                default:
+                    return false
+                }
             }
-            if isActorFreeName { continue }
-            return false
-        case .leftParen, .rightParen:
-            continue
-        case .integerLiteral, .floatLiteral, .stringStart, .stringSegment, .stringEnd, .leftSquare, .rightSquare, .comma,
-             .colon:
-            continue
-        case .prefixOperator where context.token(i, isSpelled: "-"):
-            continue
-        case .keyword where [.true, .false, .nil].contains(context.word(i)):
-            continue
-        default:
-            return false
+            return true
         }
     }
-    return true
 }
 
 /// `= nil` with a wrapper whose matching `init(wrappedValue:…)` takes
