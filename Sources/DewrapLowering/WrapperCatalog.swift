@@ -193,7 +193,7 @@ enum WrapperCatalog {
     static func shape(named name: String) -> WrapperShape? {
         guard let index = declarations.firstIndex(where: { $0.name == name }) else { return nil }
         if let known = read.withLock({ $0[index] }) { return known }
-        let shape = WrapperShapes(readingDeclarationsIn: Array(declarations[index].text.utf8)).byName[name]
+        let shape = WrapperShapes.shape(named: name, declaredIn: Array(declarations[index].text.utf8))
         read.withLock { $0[index] = shape }
         return shape
     }

@@ -225,11 +225,32 @@ public struct WrapperShapes: Sendable {
 
     /// The wrappers and protocols declared in a parsed file.
     init(context: SourceContext) {
+        Self.readDeclarations(in: context, protocol: { name, parents in protocolParents[name, default: []] += parents }) {
+            name, shape in byName[name] = shape
+        }
+    }
+
+    /// The wrapper named `name` as `source` declares it (a built-in's declaration): read
+    /// without a table of the source's wrappers, which costs a process its type metadata.
+    static func shape(named name: String, declaredIn source: [UInt8]) -> WrapperShape? {
+        var found: WrapperShape?
+        let context = SourceContext(bytes: source, tree: Parser.parse(source, bodies: .skippingPlain))
+        readDeclarations(in: context, protocol: { _, _ in }) { declared, shape in
+            if declared == name { found = shape }
+        }
+        return found
+    }
+
+    /// Reads the wrappers (each with its extensions) and the protocols (each with the names
+    /// it inherits) declared at the top level of a parsed file, in any `#if` branch, in order.
+    private static func readDeclarations(
+        in context: SourceContext, protocol: (String, [String]) -> Void, wrapper: (String, WrapperShape) -> Void
+    ) {
         var wrappers: [TypeDecl] = []
         // Matched to a wrapper by name only when there is one: most files declare none, and a
         // table by name made a String of every extension's name.
         var extensions: [TypeDecl] = []
-        // Top-level declarations only (in any `#if` branch): a nested wrapper's name is not its bare name.
+        // Top-level declarations only: a nested wrapper's name is not its bare name.
         func collect(_ items: [Item]) {
             for item in items {
                 switch item {
@@ -238,9 +259,7 @@ public struct WrapperShapes: Sendable {
                 case .type(let type) where type.prefix.attributes.contains(where: { context.span($0.name, isSpelled: "propertyWrapper") }):
                     wrappers.append(type)
                 case .type(let type) where type.kind == .protocol:
-                    protocolParents[context.text(type.name), default: []] += type.inheritance.flatMap {
-                        inheritedNames($0, context: context)
-                    }
+                    `protocol`(context.text(type.name), type.inheritance.flatMap { inheritedNames($0, context: context) })
                 case .ifConfig(let ifConfig):
                     for clause in ifConfig.clauses { collect(clause.items) }
                 default:
@@ -253,7 +272,7 @@ public struct WrapperShapes: Sendable {
             let name = context.text(type.name)
             let own = extensions.filter { context.text($0.name) == name }
             if let shape = readShape(type, extensions: own, context: context) {
-                byName[name] = shape
+                wrapper(name, shape)
             }
         }
     }
