@@ -122,7 +122,8 @@ func planMemberwiseInit(
     let tree = context.tree
     let regions = stored.compactMap(\.placement)
     let first = stored[0]
-    let indent = context.indentation(of: first.declarationStart)
+    // Where the indentation lies in the source: written from there, no String made of it.
+    let indent = context.indentationRange(of: first.declarationStart)
     let eol = context.lineEnding
     var end = tree.tokens[stored.last!.declarationSpan.upper - 1].end
     var text = CodeText(capacity: 1024)
@@ -169,7 +170,7 @@ func planMemberwiseInit(
 /// one for each signature and body. Each property's piece is written where it
 /// goes rather than into a text of its own to be copied after.
 private func renderInits(
-    type: TypeDecl, stored: [StoredProperty], indent: String, sendable: SendableOracle, context: SourceContext,
+    type: TypeDecl, stored: [StoredProperty], indent: Range<Int>, sendable: SendableOracle, context: SourceContext,
     into text: inout CodeText, strippedWrapped: inout PropertyNames
 ) -> [Edit] {
     let tree = context.tree
@@ -213,37 +214,49 @@ private func renderInits(
         if let wrapped = property.wrapped, wrapped.storageInitializedAtDeclaration { strippedWrapped.insert(property.name) }
     }
 
-    let access = accessRank == 1 ? "private " : accessRank == 2 ? "fileprivate " : ""
-    let nonisolated = allSendable && initializersNeedNoActor ? "nonisolated " : ""
+    let isNonisolated = allSendable && initializersNeedNoActor
     let typeLine = context.mappedLine(of: type.keyword)
     let newLine = context.lineBreak(mappedTo: typeLine)
+    let lineEnding = context.lineEnding
+    /// A line break and the indentation, then `nonisolated`, the access and `init`.
+    func startInit(_ name: StaticString) {
+        text += newLine
+        text.write(context.bytes, indent)
+        if isNonisolated { text.write(literal: "nonisolated ") }
+        if accessRank == 1 { text.write(literal: "private ") } else if accessRank == 2 { text.write(literal: "fileprivate ") }
+        text.write(literal: name)
+    }
     // A body: ` {`, each statement on a line of its own (in directive mode mapped to its
     // property's line, the closing brace to the struct's), `}`; ` {}` when it has none.
     var bodyStart = 0
     var statementStart = 0
-    // Outside directive mode every statement starts with the same line break and indentation: joined once.
-    let statementBreak = context.lineDirectives == nil ? context.lineEnding + indent + unit : nil
     func openBody() {
         bodyStart = text.count
         text.write(literal: " {")
     }
     func startStatement(_ property: StoredProperty) {
         statementStart = text.count
-        if let statementBreak { return text += statementBreak }
-        text.write(context.lineBreak(mappedTo: context.mappedLine(of: property.declarationStart)), indent, unit)
+        if context.lineDirectives == nil {
+            text += lineEnding
+        } else {
+            text += context.lineBreak(mappedTo: context.mappedLine(of: property.declarationStart))
+        }
+        text.write(context.bytes, indent)
+        text += unit
     }
     func closeBody() {
         if text.count == bodyStart + 2 {
             text.write(literal: "}")
         } else {
-            text.write(newLine, indent)
+            text += newLine
+            text.write(context.bytes, indent)
             text.write(literal: "}")
         }
     }
 
     // M-7: `init()` too, when every stored property has a value without arguments.
     if allInitializedAtDeclaration && hasParameters {
-        text.write(newLine, indent, nonisolated, access, "init()")
+        startInit("init()")
         openBody()
         for property in stored where property.isIncluded {
             if let wrapped = property.wrapped {
@@ -264,11 +277,10 @@ private func renderInits(
             }
         }
         closeBody()
-        if context.lineDirectives == nil { text += context.lineEnding }
+        if context.lineDirectives == nil { text += lineEnding }
     }
 
-    text.write(newLine, indent, nonisolated, access)
-    text.write(literal: "init(")
+    startInit("init(")
     var isFirstParameter = true
     for property in stored where property.isIncluded {
         if !isFirstParameter { text.write(literal: ", ") }
