@@ -654,8 +654,8 @@ private struct TypeTextWriter {
 
 /// Pieces of a type's text (`typeTextSlots`) kept as one run of UTF-8 bytes
 /// with the offsets where they were cut: filling in a name is then a few
-/// copies into a buffer on the stack and one String made of it (joining the
-/// pieces as Strings cost some six hundred instructions a type).
+/// copies straight into the new String's storage (joining the pieces as
+/// Strings cost some six hundred instructions a type).
 struct TypeTextSlots: Sendable {
     private let text: [UInt8]
     /// Where a name goes, in ascending order: between the pieces.
@@ -675,7 +675,7 @@ struct TypeTextSlots: Sendable {
     /// The pieces joined with `name` between them.
     func filled(with name: UnsafeBufferPointer<UInt8>) -> String {
         let size = text.count + name.count * cuts.count
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: size) { target in
+        return String(unsafeUninitializedCapacity: size) { target in
             text.withUnsafeBufferPointer { text in
                 var from = 0
                 var end = 0
@@ -689,8 +689,8 @@ struct TypeTextSlots: Sendable {
                     from = cut
                 }
                 copy(UnsafeBufferPointer(rebasing: text[from...]))
+                return end
             }
-            return String(decoding: UnsafeBufferPointer(target), as: UTF8.self)
         }
     }
 }
