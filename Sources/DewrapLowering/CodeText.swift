@@ -214,8 +214,15 @@ func copyBytes(from source: UnsafePointer<UInt8>, to target: UnsafeMutablePointe
         let tail = from.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
         to.storeBytes(of: head, as: UInt32.self)
         to.storeBytes(of: tail, toByteOffset: count - 4, as: UInt32.self)
-    case 0..<4:
-        for i in 0..<count { target[i] = source[i] }
+    case 2..<4:
+        let head = from.loadUnaligned(as: UInt16.self)
+        let tail = from.loadUnaligned(fromByteOffset: count - 2, as: UInt16.self)
+        to.storeBytes(of: head, as: UInt16.self)
+        to.storeBytes(of: tail, toByteOffset: count - 2, as: UInt16.self)
+    case 1:
+        target[0] = source[0]
+    case 0:
+        break
     default:
         target.update(from: source, count: count)
     }

@@ -218,7 +218,7 @@ private func renderInits(
     let typeLine = context.mappedLine(of: type.keyword)
     let newLine = context.lineBreak(mappedTo: typeLine)
     let lineEnding = context.lineEnding
-    /// A line break and the indentation, then `nonisolated`, the access and `init`.
+    // A line break and the indentation, then `nonisolated`, the access and `init`.
     func startInit(_ name: StaticString) {
         text += newLine
         text.write(context.bytes, indent)
