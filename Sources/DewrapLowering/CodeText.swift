@@ -162,8 +162,9 @@ extension CodeOutput {
 
 /// Text written into a fixed buffer (on the stack), with no check on each piece but its
 /// room: writing into a `CodeText` also checks that its array is not shared, and goes
-/// through the array's buffer-pointer call. What does not fit is not written, and
-/// `overflowed` says so: the text is then written again elsewhere.
+/// through the array's buffer-pointer call. A piece that does not fit is not written, and
+/// `overflowed` says so: the text is then written again elsewhere (what was written after
+/// it, if anything fitted, is never read).
 struct ScratchText: CodeOutput {
     private let buffer: UnsafeMutableBufferPointer<UInt8>
     private(set) var count = 0
@@ -177,10 +178,10 @@ struct ScratchText: CodeOutput {
 
     @inline(__always)
     mutating func write(_ piece: UnsafeBufferPointer<UInt8>) {
-        guard let source = piece.baseAddress, !overflowed else { return }
-        guard count + piece.count <= buffer.count else { return overflowed = true }
-        copyBytes(from: source, to: buffer.baseAddress! + count, count: piece.count)
-        count += piece.count
+        // Against the room left: `count` never passes `buffer.count`, so nothing can overflow.
+        guard piece.count <= buffer.count &- count else { return overflowed = true }
+        if let source = piece.baseAddress { copyBytes(from: source, to: buffer.baseAddress! + count, count: piece.count) }
+        count &+= piece.count
     }
 
     @inline(__always)
@@ -213,8 +214,15 @@ func copyBytes(from source: UnsafePointer<UInt8>, to target: UnsafeMutablePointe
         let tail = from.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
         to.storeBytes(of: head, as: UInt32.self)
         to.storeBytes(of: tail, toByteOffset: count - 4, as: UInt32.self)
-    case 0..<4:
-        for i in 0..<count { target[i] = source[i] }
+    case 2..<4:
+        let head = from.loadUnaligned(as: UInt16.self)
+        let tail = from.loadUnaligned(fromByteOffset: count - 2, as: UInt16.self)
+        to.storeBytes(of: head, as: UInt16.self)
+        to.storeBytes(of: tail, toByteOffset: count - 2, as: UInt16.self)
+    case 1:
+        target[0] = source[0]
+    case 0:
+        break
     default:
         target.update(from: source, count: count)
     }

@@ -122,7 +122,8 @@ func planMemberwiseInit(
     let tree = context.tree
     let regions = stored.compactMap(\.placement)
     let first = stored[0]
-    let indent = context.indentation(of: first.declarationStart)
+    // Where the indentation lies in the source: written from there, no String made of it.
+    let indent = context.indentationRange(of: first.declarationStart)
     let eol = context.lineEnding
     var end = tree.tokens[stored.last!.declarationSpan.upper - 1].end
     var text = CodeText(capacity: 1024)
@@ -169,7 +170,7 @@ func planMemberwiseInit(
 /// one for each signature and body. Each property's piece is written where it
 /// goes rather than into a text of its own to be copied after.
 private func renderInits(
-    type: TypeDecl, stored: [StoredProperty], indent: String, sendable: SendableOracle, context: SourceContext,
+    type: TypeDecl, stored: [StoredProperty], indent: Range<Int>, sendable: SendableOracle, context: SourceContext,
     into text: inout CodeText, strippedWrapped: inout PropertyNames
 ) -> [Edit] {
     let tree = context.tree
@@ -213,56 +214,76 @@ private func renderInits(
         if let wrapped = property.wrapped, wrapped.storageInitializedAtDeclaration { strippedWrapped.insert(property.name) }
     }
 
-    let access = accessRank == 1 ? "private " : accessRank == 2 ? "fileprivate " : ""
-    let nonisolated = allSendable && initializersNeedNoActor ? "nonisolated " : ""
+    let isNonisolated = allSendable && initializersNeedNoActor
     let typeLine = context.mappedLine(of: type.keyword)
     let newLine = context.lineBreak(mappedTo: typeLine)
+    let lineEnding = context.lineEnding
+    // A line break and the indentation, then `nonisolated`, the access and `init`.
+    func startInit(_ name: StaticString) {
+        text += newLine
+        text.write(context.bytes, indent)
+        if isNonisolated { text.write(literal: "nonisolated ") }
+        if accessRank == 1 { text.write(literal: "private ") } else if accessRank == 2 { text.write(literal: "fileprivate ") }
+        text.write(literal: name)
+    }
     // A body: ` {`, each statement on a line of its own (in directive mode mapped to its
     // property's line, the closing brace to the struct's), `}`; ` {}` when it has none.
     var bodyStart = 0
     var statementStart = 0
     func openBody() {
         bodyStart = text.count
-        text += " {"
+        text.write(literal: " {")
     }
     func startStatement(_ property: StoredProperty) {
         statementStart = text.count
-        text.write(context.lineBreak(mappedTo: context.mappedLine(of: property.declarationStart)), indent, unit)
+        if context.lineDirectives == nil {
+            text += lineEnding
+        } else {
+            text += context.lineBreak(mappedTo: context.mappedLine(of: property.declarationStart))
+        }
+        text.write(context.bytes, indent)
+        text += unit
     }
     func closeBody() {
         if text.count == bodyStart + 2 {
-            text += "}"
+            text.write(literal: "}")
         } else {
-            text.write(context.lineBreak(mappedTo: typeLine), indent, "}")
+            text += newLine
+            text.write(context.bytes, indent)
+            text.write(literal: "}")
         }
     }
 
     // M-7: `init()` too, when every stored property has a value without arguments.
     if allInitializedAtDeclaration && hasParameters {
-        text.write(newLine, indent, nonisolated, access, "init()")
+        startInit("init()")
         openBody()
         for property in stored where property.isIncluded {
             if let wrapped = property.wrapped {
                 startStatement(property)
-                text.write("self._", property.name, " = ")
+                text.write(literal: "self._")
+                text += property.name
+                text.write(literal: " = ")
                 // None without a construction at the declaration: the statement is taken back.
                 let written = writeStorageInitializer(for: wrapped, context: context, to: &text)
                 assert(written == wrapped.storageInitializedAtDeclaration)
                 if !written { text.truncate(to: statementStart) }
             } else if let initializer = property.binding.initializer {
                 startStatement(property)
-                text.write("self.", property.name, " = ")
+                text.write(literal: "self.")
+                text += property.name
+                text.write(literal: " = ")
                 text.append(initializer, from: context)
             }
         }
         closeBody()
-        if context.lineDirectives == nil { text += context.lineEnding }
+        if context.lineDirectives == nil { text += lineEnding }
     }
 
-    text.write(newLine, indent, nonisolated, access, "init(")
+    startInit("init(")
     var isFirstParameter = true
     for property in stored where property.isIncluded {
-        if !isFirstParameter { text += ", " }
+        if !isFirstParameter { text.write(literal: ", ") }
         isFirstParameter = false
         let name = property.name
         if let wrapped = property.wrapped {
@@ -271,26 +292,33 @@ private func renderInits(
             if wrapped.takesWrappedValueParameter {
                 let autoclosure = wrapped.wrapper.wrappedValueIsAutoclosure
                 let valueType = nilLiteralParameterType(wrapped, context: context) ?? wrapped.storageValueType
-                text.write(name, ": ", autoclosure ? "@autoclosure @escaping () -> " : "", valueType)
+                text += name
+                text.write(literal: ": ")
+                if autoclosure { text.write(literal: "@autoclosure @escaping () -> ") }
+                text += valueType
                 if let initializer = wrapped.initializer {
-                    text += " = "
+                    text.write(literal: " = ")
                     text.append(initializer, from: context)
                 } else if wrapped.isOptional {
-                    text += " = nil"
+                    text.write(literal: " = nil")
                 }
             } else {
-                text.write(name, ": ", wrapped.storageType)
+                text += name
+                text.write(literal: ": ")
+                text += wrapped.storageType
                 let defaultStart = text.count
-                text += " = "
+                text.write(literal: " = ")
                 let written = writeStorageInitializer(for: wrapped, context: context, to: &text)
                 assert(written == wrapped.storageInitializedAtDeclaration)
                 if !written { text.truncate(to: defaultStart) }
             }
         } else {
             let type = property.type ?? ""
-            text.write(name, ": ", type)
+            text += name
+            text.write(literal: ": ")
+            text += type
             if let initializer = property.binding.initializer {
-                text += " = "
+                text.write(literal: " = ")
                 text.append(initializer, from: context)
                 // M-8 step 1: the init assigns it, so the declaration must not evaluate it too.
                 let before = property.binding.type?.upper ?? property.binding.pattern.upper
@@ -298,17 +326,19 @@ private func renderInits(
                 let end = tree.tokens[initializer.upper - 1].end
                 stripped.append(Edit(start: start, end: end, text: Array((property.binding.type == nil ? ": \(type)" : "").utf8)))
             } else if !property.isLet && (type.hasSuffix("?") || type.hasSuffix("!")) {
-                text += " = nil"
+                text.write(literal: " = nil")
             }
         }
     }
-    text += ")"
+    text.write(literal: ")")
     openBody()
     for property in stored where property.isIncluded {
         startStatement(property)
         let name = property.name
         if let wrapped = property.wrapped {
-            text.write("self._", name, " = ")
+            text.write(literal: "self._")
+            text += name
+            text.write(literal: " = ")
             if wrapped.takesWrappedValueParameter {
                 let autoclosure = wrapped.wrapper.wrappedValueIsAutoclosure
                 _ = writeStorageInitializer(for: wrapped, value: autoclosure ? name + "()" : name, context: context, to: &text)
@@ -316,7 +346,10 @@ private func renderInits(
                 text += name
             }
         } else {
-            text.write("self.", name, " = ", name)
+            text.write(literal: "self.")
+            text += name
+            text.write(literal: " = ")
+            text += name
         }
     }
     closeBody()
@@ -334,37 +367,41 @@ func isGlobalActorIsolated(_ type: TypeDecl, context: SourceContext) -> Bool {
 /// their results (`Date().description`), and operators on all of these
 /// certainly run without an actor. A free function might not.
 private func isActorFree(_ span: TokenSpan, actorFreeTypes: NameSet, context: SourceContext) -> Bool {
-    let tokens = context.tree.tokens
-    for i in span.lower..<span.upper {
-        switch tokens[i].kind {
-        case .identifier where i > span.lower && tokens[i - 1].kind == .period:
-            continue  // a member of an actor-free value or type
-        case .period where i > span.lower, .binaryOperator, .postfixQuestionMark, .exclamationMark:
-            continue
-        case .identifier where i + 1 < span.upper && tokens[i + 1].kind == .colon && i > span.lower
-            && (tokens[i - 1].kind == .leftParen || tokens[i - 1].kind == .comma):
-            continue  // an argument label
-        case .identifier:
-            let isActorFreeName = context.bytes.withUnsafeBufferPointer { bytes in
-                let name = UnsafeBufferPointer(rebasing: bytes[tokens[i].range])
-                return actorFreeTypes.contains(name) || SendableOracle.standardValueTypes.contains(name)
+    // Tokens and bytes read through buffers taken once: an initializer is asked about token by token.
+    context.tree.tokens.withUnsafeBufferPointer { tokens in
+        context.bytes.withUnsafeBufferPointer { bytes in
+            for i in span.lower..<span.upper {
+                switch tokens[i].kind {
+                case .identifier where i > span.lower && tokens[i - 1].kind == .period:
+                    continue  // a member of an actor-free value or type
+                case .period where i > span.lower, .binaryOperator, .postfixQuestionMark, .exclamationMark:
+                    continue
+                case .identifier where i + 1 < span.upper && tokens[i + 1].kind == .colon && i > span.lower
+                    && (tokens[i - 1].kind == .leftParen || tokens[i - 1].kind == .comma):
+                    continue  // an argument label
+                case .identifier:
+                    let name = UnsafeBufferPointer(rebasing: bytes[tokens[i].range])
+                    if actorFreeTypes.contains(name) || SendableOracle.standardValueTypes.contains(name) { continue }
+                    return false
+                case .leftParen, .rightParen:
+                    continue
+                case .integerLiteral, .floatLiteral, .stringStart, .stringSegment, .stringEnd, .leftSquare, .rightSquare, .comma,
+                     .colon:
+                    continue
+                case .prefixOperator where context.token(i, isSpelled: "-"):
+                    continue
+                case .keyword:
+                    switch tokens[i].word {
+                    case .true, .false, .nil: continue
+                    default: return false
+                    }
+                default:
+                    return false
+                }
             }
-            if isActorFreeName { continue }
-            return false
-        case .leftParen, .rightParen:
-            continue
-        case .integerLiteral, .floatLiteral, .stringStart, .stringSegment, .stringEnd, .leftSquare, .rightSquare, .comma,
-             .colon:
-            continue
-        case .prefixOperator where context.token(i, isSpelled: "-"):
-            continue
-        case .keyword where [.true, .false, .nil].contains(context.word(i)):
-            continue
-        default:
-            return false
+            return true
         }
     }
-    return true
 }
 
 /// `= nil` with a wrapper whose matching `init(wrappedValue:…)` takes

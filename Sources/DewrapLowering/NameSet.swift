@@ -70,39 +70,81 @@ struct NameSet {
     }
 
     /// Where `name` is: its index if the set holds it, else the empty slot where it would go.
+    /// Read through buffer pointers: the arrays' checked subscripts were most of a probe.
     private func probe(_ name: UnsafeBufferPointer<UInt8>) -> (index: Int?, slot: Int) {
-        let mask = slots.count - 1
-        var slot = Self.hash(name) & mask
-        return bytes.withUnsafeBufferPointer { all in
-            while slots[slot] != 0 {
-                let index = slots[slot] - 1
-                let start = index == 0 ? 0 : ends[index - 1]
-                if Self.same(UnsafeBufferPointer(rebasing: all[start..<ends[index]]), name) { return (index, slot) }
-                slot = (slot + 1) & mask
+        let key = Key(name)
+        return slots.withUnsafeBufferPointer { slots in
+            ends.withUnsafeBufferPointer { ends in
+                bytes.withUnsafeBufferPointer { all in
+                    let mask = slots.count - 1
+                    var slot = key.hash & mask
+                    while slots[slot] != 0 {
+                        let index = slots[slot] - 1
+                        let start = index == 0 ? 0 : ends[index - 1]
+                        if ends[index] - start == name.count, name.isEmpty || key.matches(all.baseAddress! + start) { return (index, slot) }
+                        slot = (slot + 1) & mask
+                    }
+                    return (nil, slot)
+                }
             }
-            return (nil, slot)
         }
     }
 
-    // Names are read eight bytes at a time, the last eight overlapping the word before when the
-    // length is not a multiple of eight: a byte at a time was most of the cost of a look-up.
+    private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int { Key(bytes).hash }
+}
+
+/// A name's bytes as two words, read with a load or two each whatever its length up to 16
+/// (the bytes of a shorter name are read more than once where the loads overlap), which with
+/// its length determine it; a longer name is read eight bytes at a time in `hash` and `matches`.
+/// A byte at a time was most of the cost of a look-up.
+private struct Key {
+    let head: UInt64
+    let tail: UInt64
+    let count: Int
+    let base: UnsafeRawPointer?
+
+    @inline(__always)
+    init(_ name: UnsafeBufferPointer<UInt8>) {
+        count = name.count
+        base = UnsafeRawPointer(name.baseAddress)
+        (head, tail) = Key.words(base, count)
+    }
+
+    @inline(__always)
+    static func words(_ base: UnsafeRawPointer?, _ count: Int) -> (UInt64, UInt64) {
+        guard let base else { return (0, 0) }
+        switch count {
+        case 8...:
+            return (base.loadUnaligned(as: UInt64.self), base.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
+        case 4..<8:
+            return (UInt64(base.loadUnaligned(as: UInt32.self)),
+                    UInt64(base.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)))
+        case 1..<4:
+            // The first, middle and last byte: all of them for up to three.
+            let first = UInt64(base.load(as: UInt8.self))
+            let middle = UInt64(base.load(fromByteOffset: count >> 1, as: UInt8.self))
+            let last = UInt64(base.load(fromByteOffset: count - 1, as: UInt8.self))
+            return (first | middle << 8 | last << 16, 0)
+        default:
+            return (0, 0)
+        }
+    }
 
     /// Each word multiplied in, then every bit spread to the low ones that the table's mask keeps
     /// (the low bits of a product depend only on the low bits of what was multiplied).
-    private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    @inline(__always)
+    var hash: Int {
         let multiplier: UInt64 = 0x9e37_79b9_7f4a_7c15
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        if bytes.count >= 8, let base = bytes.baseAddress {
-            let raw = UnsafeRawPointer(base)
-            var offset = 0
-            while offset + 8 < bytes.count {
-                hash = (hash ^ raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* multiplier
+        var hash = (0xcbf2_9ce4_8422_2325 ^ UInt64(truncatingIfNeeded: count)) &* multiplier
+        hash = (hash ^ head) &* multiplier
+        if count > 16, let base {
+            var offset = 8
+            while offset + 8 < count {
+                hash = (hash ^ base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* multiplier
                 offset += 8
             }
-            hash = (hash ^ raw.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self)) &* multiplier
-        } else {
-            for byte in bytes { hash = (hash ^ UInt64(byte)) &* multiplier }
         }
+        hash = (hash ^ tail) &* multiplier
         // MurmurHash3's finalizer.
         hash ^= hash >> 33
         hash &*= 0xff51_afd7_ed55_8ccd
@@ -110,18 +152,20 @@ struct NameSet {
         return Int(truncatingIfNeeded: hash)
     }
 
-    /// Byte-for-byte equality.
-    private static func same(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard a.count == b.count else { return false }
-        guard a.count >= 8, let baseA = a.baseAddress, let baseB = b.baseAddress else { return sameBytes(a, b) }
-        let rawA = UnsafeRawPointer(baseA)
-        let rawB = UnsafeRawPointer(baseB)
-        func word(_ raw: UnsafeRawPointer, at offset: Int) -> UInt64 { raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self) }
-        var offset = 0
-        while offset + 8 < a.count {
-            guard word(rawA, at: offset) == word(rawB, at: offset) else { return false }
+    /// Whether the `count` bytes at `stored` are this name's.
+    @inline(__always)
+    func matches(_ stored: UnsafePointer<UInt8>) -> Bool {
+        let other = Key.words(UnsafeRawPointer(stored), count)
+        guard other.0 == head && other.1 == tail else { return false }
+        guard count > 16, let base else { return true }
+        let raw = UnsafeRawPointer(stored)
+        var offset = 8
+        while offset + 8 < count {
+            guard raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self) == base.loadUnaligned(fromByteOffset: offset, as: UInt64.self) else {
+                return false
+            }
             offset += 8
         }
-        return word(rawA, at: a.count - 8) == word(rawB, at: a.count - 8)
+        return true
     }
 }

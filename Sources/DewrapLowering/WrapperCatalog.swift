@@ -184,15 +184,17 @@ enum WrapperCatalog {
         return shapes
     }
 
-    private static let texts = Dictionary(declarations.map { ($0.name, $0.text) }, uniquingKeysWith: { first, _ in first })
-    /// The wrappers read so far (and the names known not to be built in), shared by the worker threads.
-    private static let read = Mutex<[String: WrapperShape?]>([:])
+    /// The wrappers read so far, by their index in `declarations`, shared by the worker threads.
+    /// By index, not by name: a few names are compared at once, where a process's first
+    /// dictionaries of these types cost some 50,000 instructions of type metadata and hashing.
+    private static let read = Mutex<[WrapperShape?]>([WrapperShape?](repeating: nil, count: declarations.count))
 
     /// The built-in wrapper named `name`, read from its declaration the first time it is asked for.
     static func shape(named name: String) -> WrapperShape? {
-        if let known = read.withLock({ $0[name] }) { return known }
-        let shape = texts[name].flatMap { WrapperShapes(readingDeclarationsIn: Array($0.utf8)).byName[name] }
-        read.withLock { $0[name] = .some(shape) }
+        guard let index = declarations.firstIndex(where: { $0.name == name }) else { return nil }
+        if let known = read.withLock({ $0[index] }) { return known }
+        let shape = WrapperShapes.shape(named: name, declaredIn: Array(declarations[index].text.utf8))
+        read.withLock { $0[index] = shape }
         return shape
     }
 }

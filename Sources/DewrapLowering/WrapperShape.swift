@@ -107,7 +107,8 @@ public final class WrapperShape: Sendable {
         if genericParameters.count == 1, wrappedValue.type == genericParameters[0] {
             let parameter = genericParameters[0]
             plainValueSlots = PlainValueSlots(
-                storage: [name + "<", ">"], projected: projectedTokens.map { typeTextSlots($0, at: parameter) })
+                storage: TypeTextSlots([name + "<", ">"]),
+                projected: projectedTokens.map { TypeTextSlots(typeTextSlots($0, at: parameter)) })
         } else {
             plainValueSlots = nil
         }
@@ -118,16 +119,20 @@ public final class WrapperShape: Sendable {
     /// where that parameter goes. A value type that is one plain name (`Int`,
     /// `Item`) fills the cuts as matching and substituting type tokens would.
     struct PlainValueSlots: Sendable {
-        var storage: [String]
-        var projected: [String]?
+        var storage: TypeTextSlots
+        var projected: TypeTextSlots?
     }
     let plainValueSlots: PlainValueSlots?
 
     /// The storage and projection types for a value type spelled as one plain
     /// name, when `plainValueSlots` applies; nil otherwise.
     func typesForPlainName(_ valueType: String) -> (storage: String, projected: String?)? {
-        guard let slots = plainValueSlots, isPlainTypeName(valueType) else { return nil }
-        return (fill(slots.storage, with: valueType), slots.projected.map { fill($0, with: valueType) })
+        guard let slots = plainValueSlots else { return nil }
+        var valueType = valueType
+        return valueType.withUTF8 { name in
+            guard isPlainTypeName(name) else { return nil }
+            return (slots.storage.filled(with: name), slots.projected.map { $0.filled(with: name) })
+        }
     }
 
     public enum Sendability: Sendable {
@@ -220,20 +225,41 @@ public struct WrapperShapes: Sendable {
 
     /// The wrappers and protocols declared in a parsed file.
     init(context: SourceContext) {
+        Self.readDeclarations(in: context, protocol: { name, parents in protocolParents[name, default: []] += parents }) {
+            name, shape in byName[name] = shape
+        }
+    }
+
+    /// The wrapper named `name` as `source` declares it (a built-in's declaration): read
+    /// without a table of the source's wrappers, which costs a process its type metadata.
+    static func shape(named name: String, declaredIn source: [UInt8]) -> WrapperShape? {
+        var found: WrapperShape?
+        let context = SourceContext(bytes: source, tree: Parser.parse(source, bodies: .skippingPlain))
+        readDeclarations(in: context, protocol: { _, _ in }) { declared, shape in
+            if declared == name { found = shape }
+        }
+        return found
+    }
+
+    /// Reads the wrappers (each with its extensions) and the protocols (each with the names
+    /// it inherits) declared at the top level of a parsed file, in any `#if` branch, in order.
+    private static func readDeclarations(
+        in context: SourceContext, protocol: (String, [String]) -> Void, wrapper: (String, WrapperShape) -> Void
+    ) {
         var wrappers: [TypeDecl] = []
-        var extensions: [String: [TypeDecl]] = [:]
-        // Top-level declarations only (in any `#if` branch): a nested wrapper's name is not its bare name.
+        // Matched to a wrapper by name only when there is one: most files declare none, and a
+        // table by name made a String of every extension's name.
+        var extensions: [TypeDecl] = []
+        // Top-level declarations only: a nested wrapper's name is not its bare name.
         func collect(_ items: [Item]) {
             for item in items {
                 switch item {
                 case .type(let type) where type.kind == .extension:
-                    extensions[context.text(type.name), default: []].append(type)
-                case .type(let type) where type.prefix.attributes.contains(where: { context.text($0.name) == "propertyWrapper" }):
+                    extensions.append(type)
+                case .type(let type) where type.prefix.attributes.contains(where: { context.span($0.name, isSpelled: "propertyWrapper") }):
                     wrappers.append(type)
                 case .type(let type) where type.kind == .protocol:
-                    protocolParents[context.text(type.name), default: []] += type.inheritance.flatMap {
-                        inheritedNames($0, context: context)
-                    }
+                    `protocol`(context.text(type.name), type.inheritance.flatMap { inheritedNames($0, context: context) })
                 case .ifConfig(let ifConfig):
                     for clause in ifConfig.clauses { collect(clause.items) }
                 default:
@@ -244,8 +270,9 @@ public struct WrapperShapes: Sendable {
         collect(context.tree.items)
         for type in wrappers {
             let name = context.text(type.name)
-            if let shape = readShape(type, extensions: extensions[name] ?? [], context: context) {
-                byName[name] = shape
+            let own = extensions.filter { context.text($0.name) == name }
+            if let shape = readShape(type, extensions: own, context: context) {
+                wrapper(name, shape)
             }
         }
     }
@@ -520,9 +547,28 @@ private func isolationAttribute(_ prefix: DeclarationPrefix, context: SourceCont
 func genericParameterNames(_ text: String) -> [String] {
     let inner = String(text.dropFirst().dropLast())
     return splitTopLevel(inner, on: ",").compactMap { parameter in
-        var words = parameter.split(separator: ":", maxSplits: 1).first.map { $0.split(separator: " ") } ?? []
-        if words.first == "each" { words.removeFirst() }
-        return words.first.map(String.init)
+        // On the bytes, as `split(separator: ":", maxSplits: 1).first` and then `split(separator: " ")`
+        // would read it: the first run between colons, its first word (the second after `each`).
+        // Splitting Substrings cost a process its first arrays of them, some 15,000 instructions.
+        var parameter = parameter
+        return parameter.withUTF8 { bytes -> String? in
+            let colon = UInt8(ascii: ":")
+            let space = UInt8(ascii: " ")
+            var start = 0
+            while start < bytes.count && bytes[start] == colon { start += 1 }
+            let end = bytes[start...].firstIndex(of: colon) ?? bytes.count
+            var index = start
+            func nextWord() -> Range<Int>? {
+                while index < end && bytes[index] == space { index += 1 }
+                let wordStart = index
+                while index < end && bytes[index] != space { index += 1 }
+                return index > wordStart ? wordStart..<index : nil
+            }
+            func text(_ range: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
+            guard let first = nextWord() else { return nil }
+            guard first.count == 4 && text(first) == "each" else { return text(first) }
+            return nextWord().map(text)
+        }
     }
 }
 
@@ -606,37 +652,54 @@ private struct TypeTextWriter {
     }
 }
 
-/// `slots` joined with `filler` between them, written into a String of its
-/// exact size (`joined(separator:)` costs some two thousand instructions for a
-/// short type, appending piece by piece some five hundred).
-private func fill(_ slots: [String], with filler: String) -> String {
-    var filler = filler
-    var size = filler.utf8.count * (slots.count - 1)
-    for slot in slots { size += slot.utf8.count }
-    return filler.withUTF8 { filler in
-        String(unsafeUninitializedCapacity: size) { target in
-            var end = 0
-            for (index, slot) in slots.enumerated() {
-                if index > 0 {
-                    end = target[end...].initialize(fromContentsOf: filler)
+/// Pieces of a type's text (`typeTextSlots`) kept as one run of UTF-8 bytes
+/// with the offsets where they were cut: filling in a name is then a few
+/// copies straight into the new String's storage (joining the pieces as
+/// Strings cost some six hundred instructions a type).
+struct TypeTextSlots: Sendable {
+    private let text: [UInt8]
+    /// Where a name goes, in ascending order: between the pieces.
+    private let cuts: [Int]
+
+    init(_ pieces: [String]) {
+        var text: [UInt8] = []
+        var cuts: [Int] = []
+        for (index, piece) in pieces.enumerated() {
+            if index > 0 { cuts.append(text.count) }
+            text += piece.utf8
+        }
+        self.text = text
+        self.cuts = cuts
+    }
+
+    /// The pieces joined with `name` between them.
+    func filled(with name: UnsafeBufferPointer<UInt8>) -> String {
+        let size = text.count + name.count * cuts.count
+        return String(unsafeUninitializedCapacity: size) { target in
+            text.withUnsafeBufferPointer { text in
+                var from = 0
+                var end = 0
+                func copy(_ piece: UnsafeBufferPointer<UInt8>) {
+                    if let source = piece.baseAddress { copyBytes(from: source, to: target.baseAddress! + end, count: piece.count) }
+                    end += piece.count
                 }
-                var slot = slot
-                end = slot.withUTF8 { target[end...].initialize(fromContentsOf: $0) }
+                for cut in cuts {
+                    copy(UnsafeBufferPointer(rebasing: text[from..<cut]))
+                    copy(name)
+                    from = cut
+                }
+                copy(UnsafeBufferPointer(rebasing: text[from...]))
+                return end
             }
-            return end
         }
     }
 }
 
 /// One name as `typeTokens` reads it (`Int`, `Item`, `T2`): it is then one
 /// token, spaced like any other name.
-func isPlainTypeName(_ text: String) -> Bool {
-    // Read as a buffer: iterating `utf8` costs some thirty instructions a byte.
-    var text = text
-    return text.withUTF8 { bytes in
-        guard let first = bytes.first, startsName(first) else { return false }
-        return bytes.allSatisfy { $0 >= 0x80 || isASCIINameByte($0) }
-    }
+func isPlainTypeName(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let first = bytes.first, startsName(first) else { return false }
+    return bytes.allSatisfy { $0 >= 0x80 || isASCIINameByte($0) }
 }
 
 /// Binds the generic parameters in `pattern` by matching it against `concrete`:
