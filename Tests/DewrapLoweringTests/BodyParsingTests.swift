@@ -77,9 +77,9 @@ extension BodyParsingTests {
 }
 
 extension BodyParsingTests {
-    /// Token mutations of every fixture (deleted, doubled, swapped, a token of elsewhere
-    /// inserted) that the full parse still accepts lower the same both ways: the `$name`
-    /// references and declarations in odd places are where stepping over could go wrong.
+    /// Token mutations of every fixture (`Fixtures.tokenMutation`) that the full parse
+    /// still accepts lower the same both ways: the `$name` references and declarations
+    /// in odd places are where stepping over could go wrong.
     @Test func mutatedFixturesThatStillParseLowerTheSameBothWays() throws {
         var random = SplitMix64(seed: 0xB0D1E5)
         var compared = 0
@@ -88,15 +88,8 @@ extension BodyParsingTests {
             let tokens = Lexer.lex(source).tokens.dropLast()
             guard tokens.count > 2 else { continue }
             for _ in 0..<60 {
-                let a = tokens[Int(random.next() % UInt64(tokens.count))]
-                let b = tokens[Int(random.next() % UInt64(tokens.count))]
-                var mutated = source
-                switch random.next() % 3 {
-                case 0: mutated.removeSubrange(a.start..<a.end)
-                case 1: mutated.insert(contentsOf: source[a.start..<a.end], at: a.start)
-                default: mutated.insert(contentsOf: source[b.start..<b.end] + [32], at: a.start)
-                }
-                guard Parser.parse(mutated).diagnostics.isEmpty else { continue }
+                guard let mutated = Fixtures.tokenMutation(of: source, tokens: tokens, random: &random),
+                      Parser.parse(mutated).diagnostics.isEmpty else { continue }
                 let skipping = lower(mutated, fileName: "m.swift")
                 let full = lower(mutated, fileName: "m.swift", options: LoweringOptions(bodies: .all))
                 #expect(skipping.output == full.output, "\(String(decoding: mutated, as: UTF8.self))")

@@ -1,5 +1,6 @@
 import DewrapLowering
 import DewrapSyntax
+import DewrapTestSupport
 import Foundation
 
 /// The repository's `fixtures/` folder and its cases.
@@ -23,6 +24,26 @@ enum Fixtures {
 
     static func read(_ name: String, _ suffix: String) throws -> [UInt8] {
         [UInt8](try Data(contentsOf: url(name, suffix)))
+    }
+
+    /// `source` with one random token mutation: token `a` deleted or doubled, two
+    /// tokens swapped, or a token from elsewhere inserted before `a`; nil when the
+    /// drawn swap overlaps. `tokens` are the source's, without the end of file.
+    static func tokenMutation(of source: [UInt8], tokens: ArraySlice<Token>, random: inout SplitMix64) -> [UInt8]? {
+        let a = tokens[Int(random.next() % UInt64(tokens.count))]
+        let b = tokens[Int(random.next() % UInt64(tokens.count))]
+        var mutated = source
+        switch random.next() % 4 {
+        case 0: mutated.removeSubrange(a.start..<a.end)
+        case 1: mutated.insert(contentsOf: source[a.start..<a.end], at: a.start)
+        case 2:
+            let (first, second) = a.start < b.start ? (a, b) : (b, a)
+            guard first.end <= second.start else { return nil }
+            mutated.replaceSubrange(second.start..<second.end, with: source[first.start..<first.end])
+            mutated.replaceSubrange(first.start..<first.end, with: source[second.start..<second.end])
+        default: mutated.insert(contentsOf: source[b.start..<b.end] + [32], at: a.start)
+        }
+        return mutated
     }
 
     /// Diagnostics as `line:col: severity: message` lines.

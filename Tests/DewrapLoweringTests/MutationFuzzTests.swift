@@ -22,19 +22,7 @@ struct MutationFuzzTests {
             let tokens = Lexer.lex(source).tokens.dropLast()
             guard tokens.count > 2 else { continue }
             for _ in 0..<120 {
-                let a = tokens[Int(random.next() % UInt64(tokens.count))]
-                let b = tokens[Int(random.next() % UInt64(tokens.count))]
-                var mutated = source
-                switch random.next() % 4 {
-                case 0: mutated.removeSubrange(a.start..<a.end)
-                case 1: mutated.insert(contentsOf: source[a.start..<a.end], at: a.start)
-                case 2:
-                    let (first, second) = a.start < b.start ? (a, b) : (b, a)
-                    guard first.end <= second.start else { continue }
-                    mutated.replaceSubrange(second.start..<second.end, with: source[first.start..<first.end])
-                    mutated.replaceSubrange(first.start..<first.end, with: source[second.start..<second.end])
-                default: mutated.insert(contentsOf: source[b.start..<b.end] + [32], at: a.start)
-                }
+                guard let mutated = Fixtures.tokenMutation(of: source, tokens: tokens, random: &random) else { continue }
                 check(mutated)
                 tried += 1
             }
