@@ -263,14 +263,16 @@ struct FileLowering {
         let tree = context.tree
         // The rewrites' texts (`_$x`) one after another in one buffer, which their edits slice once it is complete.
         var rewriteTexts = CodeText(capacity: 16 * tree.dollarReferences.count)
-        var rewrites: [(token: Token, text: Range<Int>)] = []
+        // The rewritten tokens' indices: each one's text is `_` and its bytes, so where it lies in the buffer
+        // follows from the lengths of those before it. (Tokens and ranges, five times the size, took
+        // an allocation too large for malloc's fast path.)
+        var rewrites: [Int] = []
         rewrites.reserveCapacity(tree.dollarReferences.count)
-        func rewrite(_ token: Token) {
-            let start = rewriteTexts.count
+        func rewrite(_ index: Int) {
             // A literal and the source's bytes: no String looked into, no slice of the source made.
             rewriteTexts.write(literal: "_")
-            rewriteTexts.write(context.bytes, token.range)
-            rewrites.append((token, start..<rewriteTexts.count))
+            rewriteTexts.write(context.bytes, tree.tokens[index].range)
+            rewrites.append(index)
         }
         for reference in tree.dollarReferences {
             // A type left alone for a parse problem keeps its `$x` too (lowering its output again changes nothing).
@@ -286,14 +288,16 @@ struct FileLowering {
                 $0.kind == .closureParameter && context.token($0.token, isSpelled: dollarName)
             }) {
                 // A `$x in` parameter owns `$x`; a lowered one's is `_$x` (P-5).
-                if reference.qualifier == .none, reference.token != parameter.token, loweredClosureParameters.contains(parameter.token) {
-                    rewrite(token)
+                // `case .none =`: `==` on the enum is an outlined call for every reference.
+                if case .none = reference.qualifier, reference.token != parameter.token,
+                   loweredClosureParameters.contains(parameter.token) {
+                    rewrite(reference.token)
                 }
                 continue
             }
             // D-2: a local wrapped variable `x` in scope owns an unqualified `$x`; a lowered one's is `_$x`.
             var nearestLocal: ScopeName?
-            if reference.qualifier == .none, !localWrapped.isEmpty {
+            if !localWrapped.isEmpty, case .none = reference.qualifier {
                 nearestLocal = tree.nearestLocalName(at: reference.token, where: {
                     localWrapped.contains($0.token) && context.token($0.token, isSpelled: dollarName.dropFirst())
                 })
@@ -303,12 +307,16 @@ struct FileLowering {
             } else if !loweredMember {
                 continue
             }
-            rewrite(token)
+            rewrite(reference.token)
         }
         context.tokenEdits.reserveCapacity(context.tokenEdits.count + rewrites.count)
         let rewritten = rewriteTexts.slice
-        for (token, text) in rewrites {
-            context.tokenEdits.append(Edit(start: token.start, end: token.end, text: rewritten[text]))
+        var textStart = 0
+        for index in rewrites {
+            let token = tree.tokens[index]
+            let textEnd = textStart + 1 + token.range.count
+            context.tokenEdits.append(Edit(start: token.start, end: token.end, text: rewritten[textStart..<textEnd]))
+            textStart = textEnd
         }
         context.tokenEdits.sort { $0.start < $1.start }
         parameters.addCallEdits(to: &context)
