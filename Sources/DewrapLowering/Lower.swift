@@ -339,7 +339,12 @@ struct FileLowering {
         let rendered = texts.slice
         for property in pending { mainEdits[property.edit].text = rendered[property.text] }
         // Token rewrites inside a replaced range are already part of its text.
-        let covered = mainEdits.filter { $0.end > $0.start }.sorted { $0.start < $1.start }
+        var covered = mainEdits.filter { $0.end > $0.start }
+        // Nearly always in order already (types are rendered in the order they appear): checking
+        // costs less than a sort, which allocates a buffer whatever its input.
+        if covered.indices.dropFirst().contains(where: { covered[$0].start < covered[$0 - 1].start }) {
+            covered.sort { $0.start < $1.start }
+        }
         var next = 0
         var reach = 0
         edits = consume mainEdits
