@@ -16,6 +16,16 @@ struct Edit {
     }
 }
 
+extension [Edit] {
+    /// Sorts the edits by start (stably), unless they are in order already: most lists are, and
+    /// checking costs less than a sort, which allocates a buffer whatever its input.
+    mutating func sortByStart() {
+        if indices.dropFirst().contains(where: { self[$0].start < self[$0 - 1].start }) {
+            sort { $0.start < $1.start }
+        }
+    }
+}
+
 /// The input with `edits` spliced in. Edits must be sorted by position and
 /// must not overlap; bytes outside them are copied unchanged.
 func apply(_ edits: [Edit], to source: [UInt8]) -> [UInt8] {

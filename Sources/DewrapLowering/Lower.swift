@@ -318,7 +318,7 @@ struct FileLowering {
             context.tokenEdits.append(Edit(start: token.start, end: token.end, text: rewritten[textStart..<textEnd]))
             textStart = textEnd
         }
-        context.tokenEdits.sort { $0.start < $1.start }
+        context.tokenEdits.sortByStart()
         parameters.addCallEdits(to: &context)
 
         var mainEdits = locals.edits(context: context) + parameters.edits(context: context) + closures.edits(context: context)
@@ -339,12 +339,9 @@ struct FileLowering {
         let rendered = texts.slice
         for property in pending { mainEdits[property.edit].text = rendered[property.text] }
         // Token rewrites inside a replaced range are already part of its text.
+        // Nearly always in order already: types are rendered in the order they appear.
         var covered = mainEdits.filter { $0.end > $0.start }
-        // Nearly always in order already (types are rendered in the order they appear): checking
-        // costs less than a sort, which allocates a buffer whatever its input.
-        if covered.indices.dropFirst().contains(where: { covered[$0].start < covered[$0 - 1].start }) {
-            covered.sort { $0.start < $1.start }
-        }
+        covered.sortByStart()
         var next = 0
         var reach = 0
         edits = consume mainEdits
