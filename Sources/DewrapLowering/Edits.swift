@@ -16,9 +16,19 @@ struct Edit {
     }
 }
 
-/// The input with `edits` spliced in. Edits must be sorted by position and
-/// must not overlap; bytes outside them are copied unchanged.
-func apply(_ edits: [Edit], to source: [UInt8]) -> [UInt8] {
+extension [Edit] {
+    /// Sorts the edits by start (stably), unless they are in order already: most lists are, and
+    /// checking costs less than a sort, which allocates a buffer whatever its input.
+    mutating func sortByStart() {
+        if indices.dropFirst().contains(where: { self[$0].start < self[$0 - 1].start }) {
+            sort { $0.start < $1.start }
+        }
+    }
+}
+
+/// The input with `edits` spliced in, taken in `order` (their indices). In that order
+/// they must be sorted by position and must not overlap; bytes outside them are copied unchanged.
+func apply(_ edits: [Edit], in order: [Int], to source: [UInt8]) -> [UInt8] {
     var capacity = source.count
     for edit in edits { capacity += edit.text.count }
     // One allocation, filled by copies: appending slice by slice costs a uniqueness
@@ -31,10 +41,10 @@ func apply(_ edits: [Edit], to source: [UInt8]) -> [UInt8] {
                 (output.baseAddress! + count).initialize(from: base, count: bytes.count)
                 count += bytes.count
             }
-            for edit in edits where edit.start >= position {
-                copy(UnsafeBufferPointer(rebasing: source[position..<edit.start]))
-                edit.text.withUnsafeBufferPointer(copy)
-                position = edit.end
+            for index in order where edits[index].start >= position {
+                copy(UnsafeBufferPointer(rebasing: source[position..<edits[index].start]))
+                edits[index].text.withUnsafeBufferPointer(copy)
+                position = edits[index].end
             }
             copy(UnsafeBufferPointer(rebasing: source[position...]))
         }

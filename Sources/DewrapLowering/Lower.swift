@@ -92,20 +92,51 @@ public func lower(_ source: [UInt8], fileName: String, options: LoweringOptions 
         return LoweringResult(output: source, diagnostics: diagnostics)
     }
     var edits = lowering.edits
-    lowering.edits = []  // `edits` is then the only owner, sorted in place below
+    lowering.edits = []  // `edits` is then the only owner
     if let name = options.lineDirectives {
         edits += lineDirectiveEdits(for: edits, source: source, fileName: fileName, sourceName: name, context: lowering.context)
     }
     // Sorted once, for the changed ranges, the overlap check and the splice.
-    edits.sort { ($0.start, $0.end) < ($1.start, $1.end) }
-    let changes = edits.map { $0.start..<$0.end }
+    let order = sortedOrder(edits)
+    let changes = order.map { edits[$0].start..<edits[$0].end }
     // Rewrites must not overlap; if they ever do, no byte may be lost: keep the file as it is.
     if zip(changes, changes.dropFirst()).contains(where: { $0.upperBound > $1.lowerBound }) {
         diagnostics.append(Diagnostic(.warning, at: changes.first?.lowerBound ?? 0,
             "file left unchanged: dewrap's rewrites of it overlap (please report this input)"))
         return LoweringResult(output: source, diagnostics: diagnostics)
     }
-    return LoweringResult(output: apply(edits, to: source), diagnostics: diagnostics, changes: changes)
+    return LoweringResult(output: apply(edits, in: order, to: source), diagnostics: diagnostics, changes: changes)
+}
+
+/// The indices of `edits` by start, then end, equal ones in their order (as a stable sort keeps them).
+/// The edits nearly always come as two sorted runs, the file's rewrites then the token rewrites outside
+/// them: their indices are merged, which costs a fraction of sorting the edits (each a slice, moved).
+private func sortedOrder(_ edits: [Edit]) -> [Int] {
+    edits.withUnsafeBufferPointer { edits in
+        func precedes(_ a: Int, _ b: Int) -> Bool { (edits[a].start, edits[a].end) < (edits[b].start, edits[b].end) }
+        var split = 1
+        while split < edits.count && !precedes(split, split - 1) { split += 1 }
+        var end = split + 1
+        while end < edits.count && !precedes(end, end - 1) { end += 1 }
+        guard end >= edits.count else {
+            return Array(edits.indices).sorted { precedes($0, $1) || !precedes($1, $0) && $0 < $1 }
+        }
+        return [Int](unsafeUninitializedCapacity: edits.count) { order, count in
+            var first = 0
+            var second = split
+            while count < edits.count {
+                // On a tie the first run's edit goes first.
+                if first < split && (second == edits.count || !precedes(second, first)) {
+                    order[count] = first
+                    first += 1
+                } else {
+                    order[count] = second
+                    second += 1
+                }
+                count += 1
+            }
+        }
+    }
 }
 
 /// The header, and after every edit that changes the number of lines a
@@ -263,14 +294,16 @@ struct FileLowering {
         let tree = context.tree
         // The rewrites' texts (`_$x`) one after another in one buffer, which their edits slice once it is complete.
         var rewriteTexts = CodeText(capacity: 16 * tree.dollarReferences.count)
-        var rewrites: [(token: Token, text: Range<Int>)] = []
+        // The rewritten tokens' indices: each one's text is `_` and its bytes, so where it lies in the buffer
+        // follows from the lengths of those before it. (Tokens and ranges, five times the size, took
+        // an allocation too large for malloc's fast path.)
+        var rewrites: [Int] = []
         rewrites.reserveCapacity(tree.dollarReferences.count)
-        func rewrite(_ token: Token) {
-            let start = rewriteTexts.count
+        func rewrite(_ index: Int) {
             // A literal and the source's bytes: no String looked into, no slice of the source made.
             rewriteTexts.write(literal: "_")
-            rewriteTexts.write(context.bytes, token.range)
-            rewrites.append((token, start..<rewriteTexts.count))
+            rewriteTexts.write(context.bytes, tree.tokens[index].range)
+            rewrites.append(index)
         }
         for reference in tree.dollarReferences {
             // A type left alone for a parse problem keeps its `$x` too (lowering its output again changes nothing).
@@ -286,14 +319,16 @@ struct FileLowering {
                 $0.kind == .closureParameter && context.token($0.token, isSpelled: dollarName)
             }) {
                 // A `$x in` parameter owns `$x`; a lowered one's is `_$x` (P-5).
-                if reference.qualifier == .none, reference.token != parameter.token, loweredClosureParameters.contains(parameter.token) {
-                    rewrite(token)
+                // `case .none =`: `==` on the enum is an outlined call for every reference.
+                if case .none = reference.qualifier, reference.token != parameter.token,
+                   loweredClosureParameters.contains(parameter.token) {
+                    rewrite(reference.token)
                 }
                 continue
             }
             // D-2: a local wrapped variable `x` in scope owns an unqualified `$x`; a lowered one's is `_$x`.
             var nearestLocal: ScopeName?
-            if reference.qualifier == .none, !localWrapped.isEmpty {
+            if !localWrapped.isEmpty, case .none = reference.qualifier {
                 nearestLocal = tree.nearestLocalName(at: reference.token, where: {
                     localWrapped.contains($0.token) && context.token($0.token, isSpelled: dollarName.dropFirst())
                 })
@@ -303,14 +338,18 @@ struct FileLowering {
             } else if !loweredMember {
                 continue
             }
-            rewrite(token)
+            rewrite(reference.token)
         }
         context.tokenEdits.reserveCapacity(context.tokenEdits.count + rewrites.count)
         let rewritten = rewriteTexts.slice
-        for (token, text) in rewrites {
-            context.tokenEdits.append(Edit(start: token.start, end: token.end, text: rewritten[text]))
+        var textStart = 0
+        for index in rewrites {
+            let token = tree.tokens[index]
+            let textEnd = textStart + 1 + token.range.count
+            context.tokenEdits.append(Edit(start: token.start, end: token.end, text: rewritten[textStart..<textEnd]))
+            textStart = textEnd
         }
-        context.tokenEdits.sort { $0.start < $1.start }
+        context.tokenEdits.sortByStart()
         parameters.addCallEdits(to: &context)
 
         var mainEdits = locals.edits(context: context) + parameters.edits(context: context) + closures.edits(context: context)
@@ -331,7 +370,9 @@ struct FileLowering {
         let rendered = texts.slice
         for property in pending { mainEdits[property.edit].text = rendered[property.text] }
         // Token rewrites inside a replaced range are already part of its text.
-        let covered = mainEdits.filter { $0.end > $0.start }.sorted { $0.start < $1.start }
+        // Nearly always in order already: types are rendered in the order they appear.
+        var covered = mainEdits.filter { $0.end > $0.start }
+        covered.sortByStart()
         var next = 0
         var reach = 0
         edits = consume mainEdits

@@ -241,10 +241,11 @@ private func detectIndentUnit(_ bytes: [UInt8]) -> String {
         // Lines start at 0 and after each `\n`, `\r` or `\r\n`, as in `LineTable`.
         var start = 0
         while true {
-            let (tab, indent) = leadingIndentation(bytes, line: start, below: smallest)
+            let (tab, indent, spaces) = leadingIndentation(bytes, line: start, below: smallest)
             if tab { return true }
             smallest = indent
-            guard let end = nextLineBreak(bytes, from: start) else { return false }
+            // The leading spaces hold no line break: the search starts after them.
+            guard let end = nextLineBreak(bytes, from: start + spaces) else { return false }
             start = end + (bytes[end] == 13 && end + 1 < bytes.count && bytes[end + 1] == 10 ? 2 : 1)
         }
     }
@@ -254,27 +255,30 @@ private func detectIndentUnit(_ bytes: [UInt8]) -> String {
 
 /// Whether the line at `start` starts with a tab, and the smaller of `smallest` and its
 /// indentation in spaces, counted if something follows them. A line's spaces are read
-/// only as far as `smallest`: a deeper indentation cannot change it.
+/// only as far as `smallest`: a deeper indentation cannot change it. Also how many of its
+/// first bytes are known to be spaces (up to eight).
 @inline(__always)
-private func leadingIndentation(_ bytes: UnsafeBufferPointer<UInt8>, line start: Int, below smallest: Int) -> (Bool, Int) {
+private func leadingIndentation(
+    _ bytes: UnsafeBufferPointer<UInt8>, line start: Int, below smallest: Int
+) -> (tab: Bool, smallest: Int, spaces: Int) {
     // Eight bytes in one load where the file has them: the leading spaces (up to eight)
     // end at the first byte that is not one. A byte at a time costs about 30 instructions a line.
     if start + 8 <= bytes.count {
         let word = UInt64(littleEndian: UnsafeRawPointer(bytes.baseAddress! + start).loadUnaligned(as: UInt64.self))
-        if word & 0xFF == 9 { return (true, smallest) }
+        if word & 0xFF == 9 { return (true, smallest, 0) }
         let spaces = (word ^ 0x2020_2020_2020_2020).trailingZeroBitCount / 8
-        if spaces >= smallest { return (false, smallest) }
+        if spaces >= smallest { return (false, smallest, spaces) }
         if spaces < 8 {
             let next = UInt8(truncatingIfNeeded: word >> (8 * spaces))
-            return (false, spaces > 0 && next != 10 && next != 13 ? spaces : smallest)
+            return (false, spaces > 0 && next != 10 && next != 13 ? spaces : smallest, spaces)
         }
     }
-    if start < bytes.count && bytes[start] == 9 { return (true, smallest) }
+    if start < bytes.count && bytes[start] == 9 { return (true, smallest, 0) }
     let limit = smallest < bytes.count - start ? start + smallest : bytes.count
     var end = start
     while end < limit && bytes[end] == 32 { end += 1 }
     let next = end < bytes.count ? bytes[end] : 10
-    return (false, end - start < smallest && end > start && next != 10 && next != 13 ? end - start : smallest)
+    return (false, end - start < smallest && end > start && next != 10 && next != 13 ? end - start : smallest, end - start)
 }
 
 /// The offset of the first `\n` or `\r` at or after `start`, if any: eight bytes a step. Both are
