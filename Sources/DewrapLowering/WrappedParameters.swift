@@ -72,7 +72,7 @@ struct WrappedParameters {
             }
         }
         // Bodies the parser stepped over can still declare a local of the same name.
-        for name in localVariableNames(in: context.tree.steppedOver, context: context) {
+        for name in context.tree.variableNamesInSteppedOverBlocks {
             declaredNames[context.text(name), default: 0] += 1
         }
         for function in functions {
@@ -360,29 +360,4 @@ func parameterAccessors(name: String, valueType: String, wrapper: WrapperShape, 
         : "var \(name): \(valueType) { \(access) }"]
     if let projectedType { lines.append("var _$\(name): \(projectedType) { _\(name).projectedValue }") }
     return lines
-}
-
-/// The name tokens of the `let x`/`var x` declarations in `blocks` (bodies the
-/// parser stepped over, where such a declaration is the only kind there is, see
-/// `PlainBlocks`): a `let`/`var` that starts an item (after `{`, `;`, `}`, a
-/// modifier, or at a line start not continuing a list; not one in `if let` or
-/// `case let`), and the name after it.
-func localVariableNames(in blocks: [TokenSpan], context: SourceContext) -> [Int] {
-    let tokens = context.tree.tokens
-    var names: [Int] = []
-    for block in blocks {
-        var i = block.lower + 1
-        while i + 1 < block.upper {
-            defer { i += 1 }
-            let word = tokens[i].word
-            guard word == .let || word == .var, tokens[i + 1].kind == .identifier else { continue }
-            switch tokens[i - 1].kind {
-            case .leftBrace, .rightBrace, .semicolon: break
-            case .comma: continue  // `if a,\n let x = b`
-            default: guard tokens[i].flags.contains(.atStartOfLine) || tokens[i - 1].word.isDeclarationModifier else { continue }
-            }
-            names.append(i + 1)
-        }
-    }
-    return names
 }

@@ -126,6 +126,9 @@ struct TokenView {
         return true
     }
 
+    @inline(__always)
+    func isClosureArgument(_ i: Int) -> Bool { tokens[i].isClosureArgument(in: text) }
+
     /// Whether nothing separates token `i` from the one before it.
     @inline(__always)
     func isAttached(_ i: Int) -> Bool {
@@ -337,13 +340,7 @@ struct ParserState {
         let open = index
         for reference in plainBlocks!.takeReferences(from: open, to: close) {
             let token = Int(reference)
-            if tokens[token - 1].kind == .period {
-                let base = token - 2
-                let isSelf = words[base] == .self && (base == 0 || tokens[base - 1].kind != .period)
-                recordDollar(token, isSelf ? .selfDot(base) : .expressionDot(token - 1))
-            } else {
-                recordDollar(token, .none)
-            }
+            if tokens[token - 1].kind == .period { recordMemberDollar(token) } else { recordDollar(token, .none) }
         }
         index = close
         advance()

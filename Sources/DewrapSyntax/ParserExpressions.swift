@@ -174,9 +174,16 @@ extension ParserState {
 
     /// `$name` (never `$0`) with its qualifier.
     mutating func recordDollar(_ token: Int, _ qualifier: DollarQualifier) {
-        let second = text[tokens[token].start + 1]
-        guard !(second >= UInt8(ascii: "0") && second <= UInt8(ascii: "9")) else { return }
+        guard !view.isClosureArgument(token) else { return }
         dollarReferences.append(DollarReference(token: token, qualifier: qualifier))
+    }
+
+    /// `$name` at `token` as a member, after the `.` before it: of `self` (not `a.self`) or of an expression.
+    mutating func recordMemberDollar(_ token: Int) {
+        let period = token - 1
+        let base = period - 1
+        let isSelf = words[base] == .self && (base == 0 || tokens[base - 1].kind != .period)
+        recordDollar(token, isSelf ? .selfDot(base) : .expressionDot(period))
     }
 
     /// `"…\(expr)…"`: the code inside interpolations is scanned.
@@ -276,12 +283,9 @@ extension ParserState {
         while !atEnd {
             switch kind {
             case .period:
-                let period = index
                 advance()
                 if at(.dollarIdentifier) {
-                    let base = period - 1
-                    let isSelf = words[base] == .self && (base == 0 || tokens[base - 1].kind != .period)
-                    recordDollar(index, isSelf ? .selfDot(base) : .expressionDot(period))
+                    recordMemberDollar(index)
                     advance()
                 } else if kind.isWord || at(.integerLiteral) {
                     advance()

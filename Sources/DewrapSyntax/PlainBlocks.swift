@@ -23,8 +23,8 @@ public enum BodyParsing: Sendable {
 
 /// What one pass over the tokens found about every `{ … }` block: whether it is
 /// plain (well nested, none of the tokens lowering looks for inside, every `$name`
-/// in a plain position) and whether it holds an attribute. Blocks are matched with an explicit stack, so
-/// any nesting depth costs no recursion.
+/// in a plain position) and whether it holds an attribute. Blocks are matched with
+/// an explicit stack, so any nesting depth costs no recursion.
 struct PlainBlocks {
     /// A mark: bit 31 plain (the low bits hold the index of the closing `}`), bit 30 holds an attribute.
     private static let plain: UInt32 = 1 << 31
@@ -47,7 +47,7 @@ struct PlainBlocks {
         open.reserveCapacity(64)
         let foundTrigger: UInt8 = 1
         let foundAttribute: UInt8 = 2
-        let complete: Bool = tokens.withUnsafeBufferPointer { tokens in
+        tokens.withUnsafeBufferPointer { tokens in
             for i in tokens.indices {
                 let token = tokens[i]
                 switch token.kind {
@@ -56,7 +56,7 @@ struct PlainBlocks {
                 case .rightBrace, .rightParen, .rightSquare, .interpolationEnd:
                     let opener = Self.opener(of: token.kind)
                     // Badly nested: from here on every block is left to the parser's own recovery.
-                    guard let top = open.last, tokens[top.token].kind == opener else { return false }
+                    guard let top = open.last, tokens[top.token].kind == opener else { return }
                     open.removeLast()
                     if opener == .leftBrace {
                         marks[top.token] = (top.seen & foundTrigger == 0 ? Self.plain | UInt32(i) : 0)
@@ -68,9 +68,7 @@ struct PlainBlocks {
                 case .backslash, .pound, .poundKeyword:
                     if !open.isEmpty { open[open.count - 1].seen |= foundTrigger }
                 case .dollarIdentifier:
-                    // `$0`, `$1` are closure arguments, never a projection.
-                    let second = text[token.start + 1]
-                    guard !(second >= UInt8(ascii: "0") && second <= UInt8(ascii: "9")), let top = open.last else { break }
+                    guard !token.isClosureArgument(in: text), let top = open.last else { break }
                     switch Self.plainUse(i, in: tokens, innermostOpen: top.token) {
                     case .reference: references.append(Int32(i))
                     case .label: break
@@ -87,12 +85,10 @@ struct PlainBlocks {
                     break
                 }
             }
-            return true
         }
-        // Blocks never closed (or not closed in order) are not plain, and the parser
-        // models everything inside them, as it would without this pass.
-        // (After a badly nested close, `open` holds what was open there; later tokens are unmarked.)
-        _ = complete
+        // Blocks never closed, or still open at a badly nested close (the tokens after it are
+        // not marked), are not plain, and the parser models everything inside them, as it
+        // would without this pass.
         for entry in open { marks[entry.token] = Self.holdsAttribute }
     }
 
@@ -121,7 +117,7 @@ struct PlainBlocks {
 
     /// How the `$name` at `i` is used when it stands where the full parse records it
     /// as a reference with a qualifier read off the token before it (see
-    /// `ParserState.skipPlainBlock`): `a.$x`, `self.$x`, `f($x)`, `f(a, $x)`,
+    /// `ParserState.stepOverPlainBlock`): `a.$x`, `self.$x`, `f($x)`, `f(a, $x)`,
     /// `f(label: $x)`, `"\($x)"`, `= $x`, `return $x`, `{ $x`; or as an argument
     /// label, `f($x: p)`, which is no reference. Nil anywhere else (a dictionary
     /// key, a pattern, a type, after an operator): the block is then parsed.

@@ -6,6 +6,30 @@ extension SourceTree {
         walk(items, visit)
     }
 
+    /// The name tokens of the `let x`/`var x` declarations in the blocks the parser
+    /// stepped over, which are not in the tree (the only declarations such a block
+    /// can hold, see `PlainBlocks`): a `let`/`var` that starts an item, after `{`,
+    /// `;`, `}` or a modifier, or at a line start not continuing a list (not one
+    /// in `if let` or `case let`), and the name after it.
+    public var variableNamesInSteppedOverBlocks: [Int] {
+        var names: [Int] = []
+        for block in steppedOver {
+            var i = block.lower + 1
+            while i + 1 < block.upper {
+                defer { i += 1 }
+                let word = tokens[i].word
+                guard word == .let || word == .var, tokens[i + 1].kind == .identifier else { continue }
+                switch tokens[i - 1].kind {
+                case .leftBrace, .rightBrace, .semicolon: break
+                case .comma: continue  // `if a,\n let x = b`
+                default: guard tokens[i].flags.contains(.atStartOfLine) || tokens[i - 1].word.isDeclarationModifier else { continue }
+                }
+                names.append(i + 1)
+            }
+        }
+        return names
+    }
+
     /// Every type declaration in the file, at any depth, in source order.
     public var typeDeclarations: [TypeDecl] {
         var types: [TypeDecl] = []

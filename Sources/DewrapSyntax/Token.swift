@@ -136,4 +136,11 @@ public struct Token: Equatable, Sendable {
     /// Byte offset just past the token text.
     @inlinable public var end: Int { Int(end32) }
     @inlinable public var range: Range<Int> { start..<end }
+
+    /// For a `dollarIdentifier`: whether it is `$0`, `$1`, …, a closure's argument, never a projection.
+    @inline(__always)
+    func isClosureArgument(in text: UnsafeBufferPointer<UInt8>) -> Bool {
+        let second = text[start + 1]
+        return second >= UInt8(ascii: "0") && second <= UInt8(ascii: "9")
+    }
 }

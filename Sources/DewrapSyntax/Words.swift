@@ -153,7 +153,7 @@ extension Word {
     }
 
     /// Modifiers that may stand before a declaration keyword.
-    public var isDeclarationModifier: Bool {
+    var isDeclarationModifier: Bool {
         switch self {
         case .public, .private, .fileprivate, .internal, .open, .package, .static, .class, .final, .override,
              .mutating, .nonmutating, .lazy, .weak, .unowned, .optional, .required, .convenience, .dynamic,

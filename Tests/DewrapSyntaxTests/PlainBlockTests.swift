@@ -85,6 +85,14 @@ struct PlainBlockTests {
         #expect(Parser.parse(source).steppedOver.isEmpty)
     }
 
+    /// The locals declared in stepped-over blocks, which the tree does not hold: `let`/`var` starting an item only.
+    @Test func variablesDeclaredInSteppedOverBlocks() {
+        let source = Array("func g() {\n    let f = 1; var k: Int\n    if let h = x,\n       let j = y { weak var w = z }\n}\n".utf8)
+        let tree = Parser.parse(source, bodies: .skippingPlain)
+        let names = tree.variableNamesInSteppedOverBlocks.map { String(decoding: source[tree.tokens[$0].range], as: UTF8.self) }
+        #expect(names == ["f", "k", "w"])
+    }
+
     static func bodyItems(_ tree: SourceTree) -> Int {
         guard case .function(let function) = tree.items.first else { return -1 }
         return function.body?.items.count ?? -1
