@@ -261,7 +261,8 @@ struct FileLowering {
 
         // `$x` becomes `_$x` for every lowered name (D-1…D-3), unless a `$x`
         // closure parameter declares it or a same-named property stays wrapped.
-        var lowered = NameSet(capacity: plans.reduce(0) { $0 + $1.properties.count })
+        let propertyCount = plans.reduce(0) { $0 + $1.properties.count }
+        var lowered = NameSet(capacity: propertyCount)
         // Plans are read by index here and below: `for plan in plans` copies each one.
         for index in plans.indices {
             for property in plans[index].properties where leftNames.isEmpty || !leftNames.contains(property.name) {
@@ -356,10 +357,9 @@ struct FileLowering {
             + wrappedClosures.edits(context: context)
         // Each type's edits are appended in place (an array of them per type was allocated, appended and freed), with
         // room for one per property and a few per type (isolation, memberwise init, coding keys) and the token rewrites.
-        mainEdits.reserveCapacity(mainEdits.count + plans.reduce(0) { $0 + $1.properties.count + 4 } + context.tokenEdits.count)
+        mainEdits.reserveCapacity(mainEdits.count + propertyCount + 4 * plans.count + context.tokenEdits.count)
         // All of the file's properties are written into one buffer (one for each type cost an allocation of a few
         // kilobytes each), and each one's edit gets its slice once the buffer is complete.
-        let propertyCount = plans.reduce(0) { $0 + $1.properties.count }
         var texts = CodeText(capacity: 512 * propertyCount)
         var pending: [PendingText] = []
         pending.reserveCapacity(propertyCount)
@@ -575,7 +575,7 @@ struct FileLowering {
         let access = context.declaredAccess(prefix)
         let isLet = context.word(declaration.keyword) == .let
         // By index, each binding's fields read in place: `for binding in declaration.bindings` copies each
-        // binding, retaining and releasing its arrays; a `TypeInference` would copy the context.
+        // binding, retaining and releasing its arrays.
         for index in declaration.bindings.indices {
             if let accessors = declaration.bindings[index].accessors {
                 switch accessors.content {

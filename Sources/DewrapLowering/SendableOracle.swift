@@ -262,7 +262,7 @@ private func appendStoredTypes(of item: borrowing Item, context: SourceContext, 
             if !variable.prefix.attributes.isEmpty { return false }
             if let type = binding.type {
                 types.append(.written(type))
-            } else if let initializer = binding.initializer, let type = TypeInference(context: context).type(of: initializer) {
+            } else if let initializer = binding.initializer, let type = context.inferredType(of: initializer) {
                 types.append(.inferred(type))
             } else {
                 return false

@@ -245,7 +245,8 @@ private func detectIndentUnit(_ bytes: [UInt8]) -> String {
             if tab { return true }
             smallest = indent
             // The leading spaces hold no line break: the search starts after them.
-            guard let end = nextLineBreak(bytes, from: start + spaces) else { return false }
+            let end = endOfLine(bytes, from: start + spaces)
+            guard end < bytes.count else { return false }
             start = end + (bytes[end] == 13 && end + 1 < bytes.count && bytes[end + 1] == 10 ? 2 : 1)
         }
     }
@@ -279,32 +280,6 @@ private func leadingIndentation(
     while end < limit && bytes[end] == 32 { end += 1 }
     let next = end < bytes.count ? bytes[end] : 10
     return (false, end - start < smallest && end > start && next != 10 && next != 13 ? end - start : smallest, end - start)
-}
-
-/// The offset of the first `\n` or `\r` at or after `start`, if any: eight bytes a step. Both are
-/// below 14, and `(x - 0x0E…) & ~x & 0x80…` has the high bit of the lowest byte of `x` below 14 set
-/// (higher bits may be noise, so only the lowest set bit counts): one test finds both, where
-/// comparing with each costs twice the instructions. Another byte below 14 (a tab inside a
-/// line, mostly) is stepped over.
-@inline(__always)
-private func nextLineBreak(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
-    var i = start
-    while i + 8 <= bytes.count {
-        let word = UInt64(littleEndian: UnsafeRawPointer(bytes.baseAddress! + i).loadUnaligned(as: UInt64.self))
-        let low = (word &- 0x0E0E_0E0E_0E0E_0E0E) & ~word & 0x8080_8080_8080_8080
-        if low == 0 {
-            i += 8
-            continue
-        }
-        let found = i + low.trailingZeroBitCount / 8
-        if bytes[found] == 10 || bytes[found] == 13 { return found }
-        i = found + 1
-    }
-    while i < bytes.count {
-        if bytes[i] == 10 || bytes[i] == 13 { return i }
-        i += 1
-    }
-    return nil
 }
 
 /// A file's line table, made when first asked for.

@@ -4,17 +4,8 @@ import DewrapSyntax
 /// certain (SPEC Decision 5): literals, arrays and dictionaries of them,
 /// `T(…)`, `T.init(…)`, `T<A>(…)`, `[T]()`, `[K: V]()`, `T?.none`, `e as T`.
 /// Anything else (`Tab.home`, `make()`, `.shared`) is nil: never guessed.
-struct TypeInference {
-    let context: SourceContext
-
-    func type(of span: TokenSpan) -> String? {
-        context.inferredType(of: span)
-    }
-}
-
-/// `TypeInference`'s reading, as methods of the context: a `TypeInference` holds a copy
-/// of the context, which retains and releases each of its arrays and tables (some four
-/// hundred instructions), where a method borrows it.
+/// Methods of the context, which they borrow (a value holding a copy of the
+/// context would retain and release each of its arrays and tables).
 extension SourceContext {
     private var tokens: [Token] { tree.tokens }
 

@@ -5,7 +5,7 @@
 /// The offset of the first byte at or after `start` for which `isHit` holds,
 /// or the end. `hits` maps eight bytes (little-endian) to a word whose lowest
 /// set bit lies in the first byte that is a hit (bits above it may be noise).
-@inline(__always)
+@inlinable @inline(__always)
 func scanBytes(
     _ text: UnsafeBufferPointer<UInt8>, from start: Int, hits: (UInt64) -> UInt64, isHit: (UInt8) -> Bool
 ) -> Int {
@@ -23,7 +23,9 @@ func scanBytes(
 }
 
 /// The offset of the next `\n` or `\r` at or after `i`, or the end of the input.
-func endOfLine(_ text: UnsafeBufferPointer<UInt8>, from i: Int) -> Int {
+/// Inlinable: lowering reads the indentation of every line with it.
+@inlinable
+public func endOfLine(_ text: UnsafeBufferPointer<UInt8>, from i: Int) -> Int {
     scanBytes(text, from: i,
               hits: { zeroBytes($0 ^ 0x0A0A_0A0A_0A0A_0A0A) | zeroBytes($0 ^ 0x0D0D_0D0D_0D0D_0D0D) },
               isHit: { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") })
@@ -60,8 +62,8 @@ public func firstOffset(of byte: UInt8, in text: UnsafeBufferPointer<UInt8>, fro
 
 /// The high bit set in each zero byte of `word` (and possibly in bytes above
 /// the lowest zero one, which is the only one callers use); little-endian.
-@inline(__always)
-private func zeroBytes(_ word: UInt64) -> UInt64 {
+@inlinable @inline(__always)
+func zeroBytes(_ word: UInt64) -> UInt64 {
     (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
 }
 
