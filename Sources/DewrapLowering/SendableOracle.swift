@@ -197,7 +197,7 @@ private extension UnsafeBufferPointer<UInt8> {
         spelling.withUTF8Buffer { sameBytes(self, $0) }
     }
 
-    /// Without spaces and tabs around it (`String.trimmingSpaces`).
+    /// Without spaces and tabs around it.
     var trimmingSpaces: UnsafeBufferPointer<UInt8> {
         var start = 0
         var end = count
@@ -218,7 +218,7 @@ private extension UnsafeBufferPointer<UInt8> {
     }
 
     /// Whether `isTrue` holds for every part between `separator`s outside brackets, parentheses
-    /// and angle brackets (the parts of `splitTopLevel`), asked in order until one does not.
+    /// and angle brackets, asked in order until one does not (`splitTopLevel` collects them).
     func allTopLevelParts(separatedBy separator: UInt8, _ isTrue: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
         var depth = 0
         var start = 0
@@ -284,41 +284,14 @@ private func appendStoredTypes(of item: borrowing Item, context: SourceContext, 
 /// falls inside a character (and Character iteration costs more than the rest).
 func splitTopLevel(_ text: String, on separator: Unicode.Scalar) -> [String] {
     guard separator.isASCII else { return [text] }
-    let mark = UInt8(separator.value)
-    var parts: [String] = []
-    var depth = 0
-    let utf8 = text.utf8
-    var start = utf8.startIndex
-    var index = start
-    while index != utf8.endIndex {
-        let byte = utf8[index]
-        switch byte {
-        case UInt8(ascii: "<"), UInt8(ascii: "["), UInt8(ascii: "("): depth += 1
-        case UInt8(ascii: ">"), UInt8(ascii: "]"), UInt8(ascii: ")"): depth -= 1
-        default: break
+    var text = text
+    return text.withUTF8 { bytes in
+        var parts: [String] = []
+        _ = bytes.allTopLevelParts(separatedBy: UInt8(separator.value)) { part in
+            parts.append(String(decoding: part, as: UTF8.self))
+            return true
         }
-        if byte == mark && depth == 0 {
-            parts.append(String(text[start..<index]))
-            start = utf8.index(after: index)
-        }
-        index = utf8.index(after: index)
-    }
-    parts.append(String(text[start...]))
-    return parts
-}
-
-extension String {
-    var trimmingSpaces: String {
-        // On UTF-8: a space or tab byte is always a whole character.
-        func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-        // Nearly always nothing to trim: two bytes looked at, no index searched for.
-        guard let head = utf8.first, let tail = utf8.last, isSpace(head) || isSpace(tail) else { return self }
-        guard let first = utf8.firstIndex(where: { !isSpace($0) }), let last = utf8.lastIndex(where: { !isSpace($0) }) else {
-            return ""
-        }
-        let end = utf8.index(after: last)
-        if first == startIndex && end == endIndex { return self }
-        return String(self[first..<end])
+        return parts
     }
 }
 
