@@ -1,10 +1,14 @@
 import DewrapSyntax
 
 /// A stored property of a struct, as the memberwise init sees it (M-2…M-6).
-/// A class, like `WrappedProperty`: fixed once read, and passed around a lot.
 /// It keeps token positions, not the declaration's syntax: a copy of that
-/// retains (and the object's release releases) every array it holds.
-final class StoredProperty {
+/// retains (and its release releases) every array it holds.
+///
+/// A struct, kept in its type's array: as a class, one object a property was
+/// allocated and freed (0.5M instructions of views-1000). A copy retains its
+/// Strings and references, so loops read its fields in place (`renderInits`
+/// walks a buffer: `array[i].field` calls the array's getter, a whole copy).
+struct StoredProperty {
     let name: String
     /// The declaration's first token (attribute, modifier or keyword) and all its tokens.
     let declarationStart: Int
@@ -141,9 +145,11 @@ func planMemberwiseInit(
         for clause in clauses {
             let configuration = stored.filter { $0.placement == nil || $0.placement?.clause == clause.index }
             text.write(eol, directiveIndent, clause.directive)
-            stripped += renderInits(
-                type: type, stored: configuration, indent: indent, sendable: sendable, context: context,
-                into: &text, strippedWrapped: &strippedWrapped)
+            stripped += configuration.withUnsafeBufferPointer { configuration in
+                renderInits(
+                    type: type, stored: configuration, indent: indent, sendable: sendable, context: context,
+                    into: &text, strippedWrapped: &strippedWrapped)
+            }
         }
         text.write(eol, directiveIndent, "#endif")
         // Unconditional properties appear in every configuration: strip them once.
@@ -151,9 +157,11 @@ func planMemberwiseInit(
         stripped = stripped.filter { seen.insert($0.start).inserted }
     } else {
         text += eol
-        stripped = renderInits(
-            type: type, stored: stored, indent: indent, sendable: sendable, context: context,
-            into: &text, strippedWrapped: &strippedWrapped)
+        stripped = stored.withUnsafeBufferPointer { stored in
+            renderInits(
+                type: type, stored: stored, indent: indent, sendable: sendable, context: context,
+                into: &text, strippedWrapped: &strippedWrapped)
+        }
     }
     return MemberwisePlan(
         insertion: Edit(start: end, end: end, text: text.slice), strippedInitializers: stripped,
@@ -168,9 +176,10 @@ func planMemberwiseInit(
 /// Written straight into `text`, in order: one pass over the properties for
 /// what the signatures say (access, isolation, whether `init()` exists), then
 /// one for each signature and body. Each property's piece is written where it
-/// goes rather than into a text of its own to be copied after.
+/// goes rather than into a text of its own to be copied after. The properties
+/// are read in place through a buffer (see `StoredProperty`).
 private func renderInits(
-    type: TypeDecl, stored: [StoredProperty], indent: Range<Int>, sendable: SendableOracle, context: SourceContext,
+    type: TypeDecl, stored: UnsafeBufferPointer<StoredProperty>, indent: Range<Int>, sendable: SendableOracle, context: SourceContext,
     into text: inout CodeText, strippedWrapped: inout PropertyNames
 ) -> [Edit] {
     let tree = context.tree
@@ -185,33 +194,33 @@ private func renderInits(
     var allSendable = isolated
     var initializersNeedNoActor = isolated
 
-    for property in stored {
-        if allInitializedAtDeclaration && !property.isInitializedAtDeclaration { allInitializedAtDeclaration = false }
+    for index in stored.indices {
+        if allInitializedAtDeclaration && !stored[index].isInitializedAtDeclaration { allInitializedAtDeclaration = false }
         // Each answer only matters while all the others are yes.
-        if allSendable && initializersNeedNoActor && !sendable.isSendable(property.wrapped?.storageType ?? property.type ?? "") {
+        if allSendable && initializersNeedNoActor && !sendable.isSendable(stored[index].wrapped?.storageType ?? stored[index].type ?? "") {
             allSendable = false
         }
         // An autoclosure's value is not evaluated by the memberwise init.
-        if initializersNeedNoActor && allSendable, let initializer = property.binding.initializer, property.wrapped?.wrapper.wrappedValueIsAutoclosure != true,
+        if initializersNeedNoActor && allSendable, let initializer = stored[index].binding.initializer, stored[index].wrapped?.wrapper.wrappedValueIsAutoclosure != true,
            !isActorFree(initializer, actorFreeTypes: sendable.actorFreeTypes, context: context) {
             initializersNeedNoActor = false
         }
         // SPEC Corrections, I-4: passing a value to an isolated `init(wrappedValue:)` (ObservedObject's) from a
         // written-out `nonisolated` init fails a real build ("sending … risks causing data races").
-        if let wrapped = property.wrapped, property.isIncluded, wrapped.takesWrappedValueParameter,
+        if let wrapped = stored[index].wrapped, stored[index].isIncluded, wrapped.takesWrappedValueParameter,
            wrapped.wrapper.initWrappedValueIsIsolated {
             initializersNeedNoActor = false
         }
-        guard property.isIncluded else { continue }
+        guard stored[index].isIncluded else { continue }
         hasParameters = true
-        switch property.access {
+        switch stored[index].access {
         case "private": accessRank = 1
         case "fileprivate": accessRank = min(accessRank, 2)
         default: break
         }
         // The storage's construction at its declaration moves into the inits (M-4, M-5): it has one
         // exactly when `writeStorageInitializer` writes one (checked where it is written, below).
-        if let wrapped = property.wrapped, wrapped.storageInitializedAtDeclaration { strippedWrapped.insert(property.name) }
+        if let wrapped = stored[index].wrapped, wrapped.storageInitializedAtDeclaration { strippedWrapped.insert(stored[index].name) }
     }
 
     let isNonisolated = allSendable && initializersNeedNoActor
@@ -234,12 +243,12 @@ private func renderInits(
         bodyStart = text.count
         text.write(literal: " {")
     }
-    func startStatement(_ property: StoredProperty) {
+    func startStatement(at declarationStart: Int) {
         statementStart = text.count
         if context.lineDirectives == nil {
             text += lineEnding
         } else {
-            text += context.lineBreak(mappedTo: context.mappedLine(of: property.declarationStart))
+            text += context.lineBreak(mappedTo: context.mappedLine(of: declarationStart))
         }
         text.write(context.bytes, indent)
         text += unit
@@ -258,20 +267,20 @@ private func renderInits(
     if allInitializedAtDeclaration && hasParameters {
         startInit("init()")
         openBody()
-        for property in stored where property.isIncluded {
-            if let wrapped = property.wrapped {
-                startStatement(property)
+        for index in stored.indices where stored[index].isIncluded {
+            if let wrapped = stored[index].wrapped {
+                startStatement(at: stored[index].declarationStart)
                 text.write(literal: "self._")
-                text += property.name
+                text += stored[index].name
                 text.write(literal: " = ")
                 // None without a construction at the declaration: the statement is taken back.
                 let written = writeStorageInitializer(for: wrapped, context: context, to: &text)
                 assert(written == wrapped.storageInitializedAtDeclaration)
                 if !written { text.truncate(to: statementStart) }
-            } else if let initializer = property.binding.initializer {
-                startStatement(property)
+            } else if let initializer = stored[index].binding.initializer {
+                startStatement(at: stored[index].declarationStart)
                 text.write(literal: "self.")
-                text += property.name
+                text += stored[index].name
                 text.write(literal: " = ")
                 text.append(initializer, from: context)
             }
@@ -282,11 +291,11 @@ private func renderInits(
 
     startInit("init(")
     var isFirstParameter = true
-    for property in stored where property.isIncluded {
+    for index in stored.indices where stored[index].isIncluded {
         if !isFirstParameter { text.write(literal: ", ") }
         isFirstParameter = false
-        let name = property.name
-        if let wrapped = property.wrapped {
+        let name = stored[index].name
+        if let wrapped = stored[index].wrapped {
             // M-4, M-5: the wrapped type (an autoclosure for an autoclosure init) with its value as the
             // default, or the wrapper type with the storage's construction as the default.
             if wrapped.takesWrappedValueParameter {
@@ -313,29 +322,29 @@ private func renderInits(
                 if !written { text.truncate(to: defaultStart) }
             }
         } else {
-            let type = property.type ?? ""
+            let type = stored[index].type ?? ""
             text += name
             text.write(literal: ": ")
             text += type
-            if let initializer = property.binding.initializer {
+            if let initializer = stored[index].binding.initializer {
                 text.write(literal: " = ")
                 text.append(initializer, from: context)
                 // M-8 step 1: the init assigns it, so the declaration must not evaluate it too.
-                let before = property.binding.type?.upper ?? property.binding.pattern.upper
+                let before = stored[index].binding.type?.upper ?? stored[index].binding.pattern.upper
                 let start = tree.tokens[before - 1].end
                 let end = tree.tokens[initializer.upper - 1].end
-                stripped.append(Edit(start: start, end: end, text: Array((property.binding.type == nil ? ": \(type)" : "").utf8)))
-            } else if !property.isLet && (type.hasSuffix("?") || type.hasSuffix("!")) {
+                stripped.append(Edit(start: start, end: end, text: Array((stored[index].binding.type == nil ? ": \(type)" : "").utf8)))
+            } else if !stored[index].isLet && (type.hasSuffix("?") || type.hasSuffix("!")) {
                 text.write(literal: " = nil")
             }
         }
     }
     text.write(literal: ")")
     openBody()
-    for property in stored where property.isIncluded {
-        startStatement(property)
-        let name = property.name
-        if let wrapped = property.wrapped {
+    for index in stored.indices where stored[index].isIncluded {
+        startStatement(at: stored[index].declarationStart)
+        let name = stored[index].name
+        if let wrapped = stored[index].wrapped {
             text.write(literal: "self._")
             text += name
             text.write(literal: " = ")
