@@ -193,7 +193,7 @@ struct FileLowering {
     var diagnostics: [Diagnostic] = []
     let swiftVersion: SwiftLanguageMode
 
-    /// A property's edit in the file's edits, and its text in the buffer the properties are written to.
+    /// A property's (or memberwise init's) edit in the file's edits, and its text in the buffer they are written to.
     private struct PendingText {
         var edit: Int
         var text: Range<Int>
@@ -358,11 +358,11 @@ struct FileLowering {
         // Each type's edits are appended in place (an array of them per type was allocated, appended and freed), with
         // room for one per property and a few per type (isolation, memberwise init, coding keys) and the token rewrites.
         mainEdits.reserveCapacity(mainEdits.count + propertyCount + 4 * plans.count + context.tokenEdits.count)
-        // All of the file's properties are written into one buffer (one for each type cost an allocation of a few
-        // kilobytes each), and each one's edit gets its slice once the buffer is complete.
+        // All of the file's properties and memberwise inits are written into one buffer (one for each type cost an
+        // allocation of a few kilobytes each), and each one's edit gets its slice once the buffer is complete.
         var texts = CodeText(capacity: 512 * propertyCount)
         var pending: [PendingText] = []
-        pending.reserveCapacity(propertyCount)
+        pending.reserveCapacity(propertyCount + plans.count)
         // By index: `for plan in plans` copies each plan, retaining and releasing every array and object it holds.
         for index in plans.indices {
             render(plans[index], sendable: sendable, texts: &texts, pending: &pending, into: &mainEdits)
@@ -599,8 +599,8 @@ struct FileLowering {
 
     // MARK: Rendering
 
-    /// Appends the type's edits to `result`. Its properties are written into `texts`, and their
-    /// edits, whose text is a slice of it, listed in `pending` for when it is complete.
+    /// Appends the type's edits to `result`. Its properties and memberwise inits are written into `texts`,
+    /// and their edits, whose text is a slice of it, listed in `pending` for when it is complete.
     private mutating func render(
         _ plan: TypePlan, sendable: SendableOracle, texts: inout CodeText, pending: inout [PendingText],
         into result: inout [Edit]
@@ -608,7 +608,7 @@ struct FileLowering {
         let tokens = context.tree.tokens
         // Rendered now that `$x` rewrites are known, so copied defaults carry them.
         let memberwise = plan.writesMemberwise
-            ? planMemberwiseInit(type: plan.type, stored: plan.stored, sendable: sendable, context: context) : nil
+            ? planMemberwiseInit(type: plan.type, stored: plan.stored, sendable: sendable, context: context, into: &texts) : nil
         // The key path root of the enclosing-instance subscript, which only a class's properties use.
         let typeName = plan.container != .class ? "" : context.text(plan.type.name) + (plan.type.genericParameters.map {
             "<" + genericParameterNames(context.text($0)).joined(separator: ", ") + ">"
@@ -629,7 +629,8 @@ struct FileLowering {
         }
         if let memberwise {
             result += memberwise.strippedInitializers
-            result.append(memberwise.insertion)
+            pending.append(PendingText(edit: result.count, text: memberwise.text))
+            result.append(Edit(start: memberwise.insertionPoint, end: memberwise.insertionPoint, text: []))
         }
         if let insertion = plan.codingKeys?.insertion {
             result.append(insertion)

@@ -74,8 +74,11 @@ struct BindingTokens {
 /// The explicit memberwise init and `init()` for a struct whose implicit
 /// ones lowering would change (Decision 3, M-8 steps 1–3 and 5).
 struct MemberwisePlan {
-    /// Text to insert after the last stored property.
-    var insertion: Edit
+    /// Where the inits go: after the last stored property (or the `#if` region holding them).
+    var insertionPoint: Int
+    /// The inits' text, in the buffer they were written to (the file's rendered text: a
+    /// buffer of their own cost an allocation of a kilobyte for every type).
+    var text: Range<Int>
     /// Initializers removed from included plain properties (M-8 step 1).
     var strippedInitializers: [Edit]
     /// Wrapped properties whose storage loses its declaration initializer.
@@ -119,9 +122,9 @@ func memberwiseInitProblem(type: TypeDecl, stored: [StoredProperty], context: So
     return nil
 }
 
-/// The written-out inits for a struct that `memberwiseInitProblem` passed.
+/// The written-out inits for a struct that `memberwiseInitProblem` passed, written to `text`.
 func planMemberwiseInit(
-    type: TypeDecl, stored: [StoredProperty], sendable: SendableOracle, context: SourceContext
+    type: TypeDecl, stored: [StoredProperty], sendable: SendableOracle, context: SourceContext, into text: inout CodeText
 ) -> MemberwisePlan {
     let tree = context.tree
     let regions = stored.compactMap(\.placement)
@@ -130,7 +133,7 @@ func planMemberwiseInit(
     let indent = context.indentationRange(of: first.declarationStart)
     let eol = context.lineEnding
     var end = tree.tokens[stored.last!.declarationSpan.upper - 1].end
-    var text = CodeText(capacity: 1024)
+    let textStart = text.count
     var stripped: [Edit] = []
     var strippedWrapped = PropertyNames()
     if let region = regions.first?.region {
@@ -164,7 +167,7 @@ func planMemberwiseInit(
         }
     }
     return MemberwisePlan(
-        insertion: Edit(start: end, end: end, text: text.slice), strippedInitializers: stripped,
+        insertionPoint: end, text: textStart..<text.count, strippedInitializers: stripped,
         strippedWrapped: strippedWrapped)
 }
 
