@@ -20,10 +20,12 @@ struct SendableOracle {
         case sendable
         /// Public, generic, a view, or not a value type: not known to be Sendable.
         case unknown
-        /// Sendable when the types of its stored properties are: those of `types[index]`, read when first asked.
+        /// Sendable when the types of its stored properties are: those of `types[index]`, read when asked
+        /// (until they are found Sendable; a "no" may come of a cycle, and is not kept).
         case members(index: Int)
-        /// Those types, read (nil: one of them has no written or certain type).
-        case stored([StoredType]?)
+        /// Its members being read: a question about it now comes through one of their types (a cycle), and the
+        /// answer is "no". It marks the type in place (a list of the types being read cost an allocation a question).
+        case reading(index: Int)
     }
     /// Same-file structs and enums without global-actor isolation: calling their inits needs no actor.
     /// (Names asked about by their bytes: initializers are read token by token.)
@@ -102,34 +104,32 @@ struct SendableOracle {
         var type = type
         return type.withUTF8 { type in
             if let known = answers.spellings.answer(for: type) { return known }
-            // The same-file types being read, innermost last: a cycle through them makes the answer "no". Few: an array.
-            var visiting: [Int] = []
-            let answer = isSendable(type.trimmingSpaces, visiting: &visiting)
+            let answer = isSendable(type.trimmingSpaces)
             answers.spellings.record(answer, for: type)
             return answer
         }
     }
 
-    private func isSendable(_ type: UnsafeBufferPointer<UInt8>, visiting: inout [Int]) -> Bool {
+    private func isSendable(_ type: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let first = type.first, let last = type.last else { return false }
         if last == UInt8(ascii: "?") || last == UInt8(ascii: "!") {
-            return isSendable(type.dropping(first: 0, last: 1), visiting: &visiting)
+            return isSendable(type.dropping(first: 0, last: 1))
         }
         if first == UInt8(ascii: "["), last == UInt8(ascii: "]") {
             return type.dropping(first: 1, last: 1).allTopLevelParts(separatedBy: UInt8(ascii: ":")) {
-                isSendable($0.trimmingSpaces, visiting: &visiting)
+                isSendable($0.trimmingSpaces)
             }
         }
         if first == UInt8(ascii: "("), last == UInt8(ascii: ")") {
             return type.dropping(first: 1, last: 1).allTopLevelParts(separatedBy: UInt8(ascii: ",")) {
-                isSendable($0.afterLabel.trimmingSpaces, visiting: &visiting)
+                isSendable($0.afterLabel.trimmingSpaces)
             }
         }
         if last == UInt8(ascii: ">"), let open = type.firstIndex(of: UInt8(ascii: "<")) {
             let base = type.dropping(first: 0, last: type.count - open)
             let arguments = type.dropping(first: open + 1, last: 1)
             func allArgumentsAreSendable() -> Bool {
-                arguments.allTopLevelParts(separatedBy: UInt8(ascii: ",")) { isSendable($0.trimmingSpaces, visiting: &visiting) }
+                arguments.allTopLevelParts(separatedBy: UInt8(ascii: ",")) { isSendable($0.trimmingSpaces) }
             }
             if base.isSpelled("Optional") || base.isSpelled("Array") || base.isSpelled("Dictionary") || base.isSpelled("Set") {
                 return allArgumentsAreSendable()
@@ -146,45 +146,65 @@ struct SendableOracle {
             if let shape = context.wrapper(named: String(decoding: type, as: UTF8.self)), shape.sendable == .always { return true }
             return false
         }
-        let stored: [StoredType]?
-        switch answers.fileTypes[entry] {
-        case .unknown: return false
-        case .sendable: return true
-        case .stored(let known): stored = known
-        case .members(let index):
-            stored = storedTypes(of: types[index].body!.items, context: context)
-            answers.fileTypes[entry] = .stored(stored)
+        guard case .members(let index) = answers.fileTypes[entry] else {
+            if case .sendable = answers.fileTypes[entry] { return true }
+            return false  // unknown, or being read (a cycle)
         }
-        guard let stored, !visiting.contains(entry) else { return false }
-        visiting.append(entry)
-        defer { visiting.removeLast() }
-        guard stored.allSatisfy({ isSendable($0, visiting: &visiting) }) else { return false }
-        // A "yes" holds whatever else is being visited (a cycle only ever makes an answer "no").
-        answers.fileTypes[entry] = .sendable
+        answers.fileTypes[entry] = .reading(index: index)
+        let answer = membersAreSendable(types[index].body!.items)
+        // A "yes" holds whatever else is being read (a cycle only ever makes an answer "no"); a member
+        // without a readable type makes it "no" for good.
+        answers.fileTypes[entry] = answer == true ? .sendable : answer == nil ? .unknown : .members(index: index)
+        return answer == true
+    }
+
+    /// Whether the types stored by `items` (stored properties, enum payloads) are all Sendable; nil when one
+    /// of them has no written or certain type. Asked in order; a "no" ends the reading.
+    private func membersAreSendable(_ items: [Item]) -> Bool? {
+        // Read in place: `for item in items` copies each item, retaining and releasing every array it holds twice.
+        items.withUnsafeBufferPointer { items in
+            for index in items.indices {
+                guard let answer = storesOnlySendable(items[index]) else { return nil }
+                if !answer { return false }
+            }
+            return true
+        }
+    }
+
+    /// Whether the types `item` stores are Sendable; nil when one of them has no written or certain type.
+    private func storesOnlySendable(_ item: borrowing Item) -> Bool? {
+        switch item {
+        case .variable(let variable):
+            if context.hasModifier(.static, in: variable.prefix) { return true }
+            for binding in variable.bindings {
+                if let accessors = binding.accessors, case .getter = accessors.content { continue }
+                if let accessors = binding.accessors, case .accessors(let list) = accessors.content,
+                   list.contains(where: { [.get, .set, ._modify, ._read].contains(context.word($0.keyword)) }) { continue }
+                if !variable.prefix.attributes.isEmpty { return nil }
+                if let span = binding.type {
+                    // A type has no `$x` to rewrite: its text is its bytes (not trimmed).
+                    guard !span.isEmpty else { return false }
+                    let tokens = context.tree.tokens
+                    let sendable = context.bytes.withUnsafeBufferPointer { bytes in
+                        isSendable(UnsafeBufferPointer(rebasing: bytes[tokens[span.lower].start..<tokens[span.upper - 1].end]))
+                    }
+                    if !sendable { return false }
+                } else if let initializer = binding.initializer, var type = context.inferredType(of: initializer) {
+                    if !type.withUTF8({ isSendable($0) }) { return false }
+                } else {
+                    return nil
+                }
+            }
+        case .other(let other) where other.kind == .enumCase:
+            // Payloads would need their types; cases without payloads are Sendable.
+            if context.text(TokenSpan(other.keyword, other.span.upper)).contains("(") { return nil }
+        case .ifConfig:
+            return nil
+        default:
+            break
+        }
         return true
     }
-
-    /// A stored property's type, as read or inferred (not trimmed).
-    private func isSendable(_ type: StoredType, visiting: inout [Int]) -> Bool {
-        switch type {
-        case .written(let span):
-            guard !span.isEmpty else { return false }
-            // A type has no `$x` to rewrite: its text is its bytes.
-            let tokens = context.tree.tokens
-            return context.bytes.withUnsafeBufferPointer { bytes in
-                isSendable(UnsafeBufferPointer(rebasing: bytes[tokens[span.lower].start..<tokens[span.upper - 1].end]), visiting: &visiting)
-            }
-        case .inferred(var type):
-            return type.withUTF8 { isSendable($0, visiting: &visiting) }
-        }
-    }
-}
-
-/// The type of a same-file type's stored property: as written (read from the
-/// source when asked, no String made), or inferred from its initial value.
-private enum StoredType {
-    case written(TokenSpan)
-    case inferred(String)
 }
 
 /// A type's spelling, or a piece of one, taken apart on its UTF-8 bytes.
@@ -234,49 +254,6 @@ private extension UnsafeBufferPointer<UInt8> {
         }
         return isTrue(UnsafeBufferPointer(rebasing: self[start..<count]))
     }
-}
-
-/// The types of the stored properties (or enum payloads) of a same-file type;
-/// nil when one of them has no written or certain type.
-private func storedTypes(of items: [Item], context: SourceContext) -> [StoredType]? {
-    var types: [StoredType] = []
-    types.reserveCapacity(items.count)
-    // Read in place: `for item in items` copies each item, retaining and releasing every array it holds twice.
-    return items.withUnsafeBufferPointer { items in
-        for index in items.indices {
-            guard appendStoredTypes(of: items[index], context: context, to: &types) else { return nil }
-        }
-        return types
-    }
-}
-
-/// Adds the types `item` stores to `types`; false when one of them has no written or certain type.
-private func appendStoredTypes(of item: borrowing Item, context: SourceContext, to types: inout [StoredType]) -> Bool {
-    switch item {
-    case .variable(let variable):
-        if context.hasModifier(.static, in: variable.prefix) { return true }
-        for binding in variable.bindings {
-            if let accessors = binding.accessors, case .getter = accessors.content { continue }
-            if let accessors = binding.accessors, case .accessors(let list) = accessors.content,
-               list.contains(where: { [.get, .set, ._modify, ._read].contains(context.word($0.keyword)) }) { continue }
-            if !variable.prefix.attributes.isEmpty { return false }
-            if let type = binding.type {
-                types.append(.written(type))
-            } else if let initializer = binding.initializer, let type = context.inferredType(of: initializer) {
-                types.append(.inferred(type))
-            } else {
-                return false
-            }
-        }
-    case .other(let other) where other.kind == .enumCase:
-        // Payloads would need their types; cases without payloads are Sendable.
-        if context.text(TokenSpan(other.keyword, other.span.upper)).contains("(") { return false }
-    case .ifConfig:
-        return false
-    default:
-        break
-    }
-    return true
 }
 
 /// Splits at `separator` outside brackets, parentheses and angle brackets.
