@@ -205,7 +205,7 @@ private func renderInits(
         }
         // An autoclosure's value is not evaluated by the memberwise init.
         if initializersNeedNoActor && allSendable, let initializer = stored[index].binding.initializer, stored[index].wrapped?.wrapper.wrappedValueIsAutoclosure != true,
-           !isActorFree(initializer, actorFreeTypes: sendable.actorFreeTypes, context: context) {
+           !isActorFree(initializer, sendable: sendable, context: context) {
             initializersNeedNoActor = false
         }
         // SPEC Corrections, I-4: passing a value to an isolated `init(wrappedValue:)` (ObservedObject's) from a
@@ -378,7 +378,7 @@ func isGlobalActorIsolated(_ type: TypeDecl, context: SourceContext) -> Bool {
 /// types and of same-file types without global-actor isolation, members of
 /// their results (`Date().description`), and operators on all of these
 /// certainly run without an actor. A free function might not.
-private func isActorFree(_ span: TokenSpan, actorFreeTypes: NameSet, context: SourceContext) -> Bool {
+private func isActorFree(_ span: TokenSpan, sendable: SendableOracle, context: SourceContext) -> Bool {
     // Tokens and bytes read through buffers taken once: an initializer is asked about token by token.
     context.tree.tokens.withUnsafeBufferPointer { tokens in
         context.bytes.withUnsafeBufferPointer { bytes in
@@ -393,7 +393,7 @@ private func isActorFree(_ span: TokenSpan, actorFreeTypes: NameSet, context: So
                     continue  // an argument label
                 case .identifier:
                     let name = UnsafeBufferPointer(rebasing: bytes[tokens[i].range])
-                    if actorFreeTypes.contains(name) || SendableOracle.standardValueTypes.contains(name) { continue }
+                    if sendable.isActorFreeType(named: name) || SendableOracle.standardValueTypes.contains(name) { continue }
                     return false
                 case .leftParen, .rightParen:
                     continue

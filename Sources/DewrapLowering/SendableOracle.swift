@@ -27,9 +27,10 @@ struct SendableOracle {
         /// answer is "no". It marks the type in place (a list of the types being read cost an allocation a question).
         case reading(index: Int)
     }
-    /// Same-file structs and enums without global-actor isolation: calling their inits needs no actor.
-    /// (Names asked about by their bytes: initializers are read token by token.)
-    private(set) var actorFreeTypes: NameSet
+    /// By index in `fileTypeNames`: whether a struct or enum of that name without global-actor isolation
+    /// is declared (calling its inits needs no actor). Kept beside the names: a set of its own cost four
+    /// allocations a file.
+    private let actorFreeEntries: [Bool]
 
     /// Value types of the standard library and Foundation: Sendable, with nonisolated inits and members.
     static let standardValueTypes: NameSet = {
@@ -49,7 +50,8 @@ struct SendableOracle {
         var names = NameSet(capacity: types.count)
         var fileTypes: [FileType] = []
         fileTypes.reserveCapacity(types.count)
-        var actorFree = NameSet(capacity: types.count)
+        var actorFree: [Bool] = []
+        actorFree.reserveCapacity(types.count)
         let tokens = context.tree.tokens
         context.bytes.withUnsafeBufferPointer { bytes in
             for index in types.indices where types[index].body != nil {
@@ -58,9 +60,6 @@ struct SendableOracle {
                 let name = span.isEmpty ? UnsafeBufferPointer(start: nil, count: 0)
                     : UnsafeBufferPointer(rebasing: bytes[tokens[span.lower].start..<tokens[span.upper - 1].end])
                 let kind = types[index].kind
-                if (kind == .struct || kind == .enum) && !isGlobalActorIsolated(types[index], context: context) {
-                    actorFree.insert(name)
-                }
                 let fileType: FileType
                 switch kind {
                 case .struct, .enum:
@@ -76,14 +75,26 @@ struct SendableOracle {
                 default:
                     fileType = .unknown
                 }
-                // A later declaration of the same name wins.
+                // A later declaration of the same name wins; any one without isolation makes the name actor-free.
                 let entry = names.insert(name)
-                if entry == fileTypes.count { fileTypes.append(fileType) } else { fileTypes[entry] = fileType }
+                let isActorFree = (kind == .struct || kind == .enum) && !isGlobalActorIsolated(types[index], context: context)
+                if entry == fileTypes.count {
+                    fileTypes.append(fileType)
+                    actorFree.append(isActorFree)
+                } else {
+                    fileTypes[entry] = fileType
+                    if isActorFree { actorFree[entry] = true }
+                }
             }
         }
         fileTypeNames = names
         answers.fileTypes = fileTypes
-        actorFreeTypes = actorFree
+        actorFreeEntries = actorFree
+    }
+
+    /// Whether a same-file struct or enum without global-actor isolation is named `name` (its bytes).
+    func isActorFreeType(named name: UnsafeBufferPointer<UInt8>) -> Bool {
+        fileTypeNames.index(of: name).map { actorFreeEntries[$0] } ?? false
     }
 
     private static func isPublic(_ prefix: DeclarationPrefix, context: SourceContext) -> Bool {
