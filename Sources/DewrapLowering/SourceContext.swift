@@ -311,9 +311,16 @@ func sourceLocation(_ file: String, line: Int) -> String {
 /// context. A file asks about few names: a short list searched by bytes,
 /// where a table would hash a String made for every attribute.
 private final class WrappersByName {
+    /// A struct, not a tuple: an array of tuples makes the run time build the tuple's type
+    /// metadata on first use (some 35,000 instructions more than for a struct's array).
+    private struct Entry {
+        var name: [UInt8]
+        var wrapper: WrapperShape?
+    }
+
     /// One array, read with one access to the class's storage. Unchecked: the run-time
     /// exclusivity check costs some sixty instructions an access, and no access overlaps another.
-    @exclusivity(unchecked) private var entries: [(name: [UInt8], wrapper: WrapperShape?)] = []
+    @exclusivity(unchecked) private var entries: [Entry] = []
 
     /// The wrapper found for `name` (nil inside: none), or nil when `name` was never asked about.
     func known(_ name: UnsafeBufferPointer<UInt8>) -> WrapperShape?? {
@@ -322,7 +329,9 @@ private final class WrappersByName {
     }
 
     func add(_ name: [UInt8], _ wrapper: WrapperShape?) -> WrapperShape? {
-        entries.append((name, wrapper))
+        // Room for the few names a file asks about: growing from one allocates at each doubling.
+        if entries.capacity == 0 { entries.reserveCapacity(4) }
+        entries.append(Entry(name: name, wrapper: wrapper))
         return wrapper
     }
 }

@@ -273,7 +273,8 @@ func analyzeProperty(
     let attributeArguments = attribute.innerArguments
 
     // The wrapped type: written, from `@W<T>`, inferred with certainty, or the only one a non-generic wrapper has.
-    var bindings: [String: [String]] = [:]
+    // `init()`, not `[:]`: the literal goes through `init(dictionaryLiteral:)` (26 instructions a property).
+    var bindings = [String: [String]]()
     var valueType: String?
     if attribute.name.upper > attribute.name.lower + 1, context.token(attribute.name.upper - 1, hasSuffix: ">") {
         let generic = context.text(TokenSpan(attribute.name.lower + 1, attribute.name.upper))
