@@ -324,8 +324,13 @@ private final class WrappersByName {
 
     /// The wrapper found for `name` (nil inside: none), or nil when `name` was never asked about.
     func known(_ name: UnsafeBufferPointer<UInt8>) -> WrapperShape?? {
-        for entry in entries where entry.name.withUnsafeBufferPointer({ sameBytes($0, name) }) { return .some(entry.wrapper) }
-        return nil
+        // Read in place: `for entry in entries` copies each entry, retaining its name and wrapper.
+        entries.withUnsafeBufferPointer { entries in
+            for index in entries.indices where entries[index].name.withUnsafeBufferPointer({ sameBytes($0, name) }) {
+                return .some(entries[index].wrapper)
+            }
+            return nil
+        }
     }
 
     func add(_ name: [UInt8], _ wrapper: WrapperShape?) -> WrapperShape? {
