@@ -281,8 +281,12 @@ func analyzeProperty(
         let arguments = splitTopLevel(String(generic.dropFirst().dropLast()), on: ",").map { typeTokens($0) }
         for (parameter, argument) in zip(wrapper.genericParameters, arguments) { bindings[parameter] = argument }
     }
+    // The file's table of derived types holds this wrapper with a value type spelled so:
+    // its String and types are taken from there, and none is made.
+    var known: Int?
     if let type = binding.type {
-        valueType = context.text(type)
+        known = wrapperCount == 1 && bindings.isEmpty ? context.derivedTypesIndex(of: wrapper, spelledAs: type) : nil
+        valueType = known.map(context.derivedTypes.valueType(at:)) ?? context.text(type)
     } else if wrapperCount == 1 && (!bindings.isEmpty || wrapper.genericParameters.isEmpty) {
         valueType = wrapper.wrappedValueType(bindings)
     } else if let initializer = binding.initializer {
@@ -318,12 +322,14 @@ func analyzeProperty(
     // Without generic arguments on the attribute, they follow from the wrapper and the value type alone.
     let cached = bindings.isEmpty
     let types: DerivedTypes.Entry?
-    if cached, let known = context.derivedTypes.entry(wrapper: wrapper, valueType: storageValueType) {
-        types = known
+    if let known {
+        types = context.derivedTypes.entry(at: known)
+    } else if cached, let found = context.derivedTypes.entry(wrapper: wrapper, valueType: valueType) {
+        types = found
     } else if cached, let plain = wrapper.typesForPlainName(storageValueType) {
         // `State<Value>` for `Int`: matching the value type would bind `Value` to it, and nothing else.
         types = DerivedTypes.Entry(storageType: plain.storage, projectedType: plain.projected)
-        context.derivedTypes.store(types, wrapper: wrapper, valueType: storageValueType)
+        context.derivedTypes.store(types, wrapper: wrapper, valueType: valueType)
     } else {
         // The storage's generic arguments: matched from `wrappedValue`'s declared type, then from same-type requirements.
         if !wrapper.genericParameters.isEmpty {
@@ -336,7 +342,7 @@ func analyzeProperty(
         }
         types = wrapper.genericParameters.allSatisfy({ bindings[$0] != nil })
             ? DerivedTypes.Entry(storageType: wrapper.storageType(bindings), projectedType: wrapper.projectedType(bindings)) : nil
-        if cached { context.derivedTypes.store(types, wrapper: wrapper, valueType: storageValueType) }
+        if cached { context.derivedTypes.store(types, wrapper: wrapper, valueType: valueType) }
     }
     guard let types else {
         return .leave(Diagnostic(.warning, at: nameOffset,
