@@ -153,8 +153,10 @@ final class Placement {
 enum PropertyVerdict {
     case notWrapped
     case lower(WrappedProperty)
-    /// Left exactly as written, with this diagnostic.
-    case leave(Diagnostic)
+    /// Left exactly as written, with this diagnostic. Indirect: the verdict is then one
+    /// reference whatever the case, which a copy retains without switching on the case
+    /// (an inline diagnostic made every verdict's copy and destruction an outlined switch).
+    indirect case leave(Diagnostic)
 }
 
 enum ContainerKind {
