@@ -20,7 +20,7 @@ final class WrappedProperty {
     /// The attribute's arguments without their parentheses: `"k"` in `@AppStorage("k")`.
     let attributeArguments: TokenSpan?
     /// `W<T>` (or `W` for a wrapper without generic parameters); `A<B<T>>` for a composition.
-    let storageType: String
+    var storageType: String { types.storageType }
     /// The wrappers inside the outermost one, outer to inner: `@A @B @C` gives B, C.
     let inner: [WrapperLayer]
     /// Whether and how `x` can be set: the outermost wrapper's setter, or for a
@@ -28,7 +28,10 @@ final class WrappedProperty {
     var setter: WrapperShape.Setter { inner.isEmpty ? wrapper.wrappedValue.setter : composedSetter }
     let composedSetter: WrapperShape.Setter
     /// The type of `projectedValue` for this property, if the wrapper has one.
-    let projectedType: String?
+    var projectedType: String? { types.projectedType }
+    /// Both, as the table of derived types gives them: the analysis hands its entry over whole,
+    /// where copying its two Strings out and destroying it cost some 70 instructions a property.
+    private let types: DerivedTypes.Entry
     /// The getter's access keyword (`public` for `public private(set)`), if written.
     let access: String?
     let isStatic: Bool
@@ -41,7 +44,7 @@ final class WrappedProperty {
     init(
         declaration: VariableDecl, wrapper: WrapperShape, attribute: Attribute, name: String,
         nameToken: Int, valueType: String, storageValueType: String, isOptional: Bool, initializer: TokenSpan?,
-        attributeArguments: TokenSpan?, storageType: String, projectedType: String?, access: String?, isStatic: Bool,
+        attributeArguments: TokenSpan?, types: DerivedTypes.Entry, access: String?, isStatic: Bool,
         placement: Placement?, willSet: Observer?, didSet: Observer?, inner: [WrapperLayer] = [],
         composedSetter: WrapperShape.Setter = .none
     ) {
@@ -55,8 +58,7 @@ final class WrappedProperty {
         self.isOptional = isOptional
         self.initializer = initializer
         self.attributeArguments = attributeArguments
-        self.storageType = storageType
-        self.projectedType = projectedType
+        self.types = types
         self.access = access
         isBelowInternal = access == "private" || access == "fileprivate"
         self.isStatic = isStatic
@@ -350,13 +352,11 @@ func analyzeProperty(
         return .leave(Diagnostic(.warning, at: nameOffset,
             "cannot lower '\(name)': the generic arguments of '\(wrapper.name)' cannot be read from its type"))
     }
-    let storageType = types.storageType
-    let projectedType = types.projectedType
     let access = context.declaredAccess(declaration.prefix)
     return .lower(WrappedProperty(
         declaration: declaration, wrapper: wrapper, attribute: attribute, name: name, nameToken: nameToken,
         valueType: valueType, storageValueType: storageValueType, isOptional: isOptional, initializer: binding.initializer,
-        attributeArguments: attributeArguments, storageType: storageType, projectedType: projectedType,
+        attributeArguments: attributeArguments, types: types,
         access: access, isStatic: isStatic, placement: placement, willSet: willSet, didSet: didSet))
 }
 
@@ -420,8 +420,8 @@ private func analyzeComposition(
     let property = WrappedProperty(
         declaration: declaration, wrapper: outer.shape, attribute: outer.attribute, name: name,
         nameToken: nameToken, valueType: valueType, storageValueType: valueType, isOptional: isOptional,
-        initializer: binding.initializer, attributeArguments: outer.arguments, storageType: outer.type,
-        projectedType: projectedType, access: access, isStatic: isStatic, placement: placement, willSet: willSet, didSet: didSet,
+        initializer: binding.initializer, attributeArguments: outer.arguments,
+        types: DerivedTypes.Entry(storageType: outer.type, projectedType: projectedType), access: access, isStatic: isStatic, placement: placement, willSet: willSet, didSet: didSet,
         inner: storage.dropFirst().map {
             WrapperLayer(attribute: $0.attribute, wrapper: $0.shape, attributeArguments: $0.arguments, storageType: $0.type)
         },
