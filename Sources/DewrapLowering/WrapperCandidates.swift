@@ -64,7 +64,7 @@ func isCompilerAttribute(_ name: String) -> Bool {
 /// `Set<String>` of them cost some 65,000 instructions to build).
 private let compilerAttributes: NameSet = {
     var set = NameSet(capacity: compilerAttributeNames.count)
-    for name in compilerAttributeNames { name.withUTF8Buffer { set.insert($0) } }
+    for name in compilerAttributeNames { _ = name.withUTF8Buffer { set.insert($0) } }
     return set
 }()
 
