@@ -96,8 +96,8 @@ struct NameSet {
 /// A name's bytes as two words, read with a load or two each whatever its length up to 16
 /// (the bytes of a shorter name are read more than once where the loads overlap), which with
 /// its length determine it; a longer name is read eight bytes at a time in `hash` and `matches`.
-/// A byte at a time was most of the cost of a look-up.
-private struct Key {
+/// A byte at a time was most of the cost of a look-up. (Also the key of `DerivedTypes`.)
+struct Key {
     let head: UInt64
     let tail: UInt64
     let count: Int

@@ -149,7 +149,20 @@ struct SourceContext {
     }
 
     func text(_ token: Int) -> String {
-        String(decoding: bytes[tree.tokens[token].start..<tree.tokens[token].end], as: UTF8.self)
+        string(fromBytes: tree.tokens[token].range)
+    }
+
+    /// The source bytes `range` as a String. A short one (a name, a type; most of them) is
+    /// copied into a small String's storage, which costs some 30 instructions less than
+    /// decoding an array slice; a longer one decodes faster (both repair invalid UTF-8 alike).
+    private func string(fromBytes range: Range<Int>) -> String {
+        guard range.count <= 15 else { return String(decoding: bytes[range], as: UTF8.self) }
+        return bytes.withUnsafeBufferPointer { bytes in
+            String(unsafeUninitializedCapacity: range.count) { target in
+                if let source = bytes.baseAddress, !range.isEmpty { target.baseAddress!.update(from: source + range.lowerBound, count: range.count) }
+                return range.count
+            }
+        }
     }
 
     /// The source bytes of tokens `span` (with the trivia between them), `$x` rewrites applied.
@@ -160,7 +173,7 @@ struct SourceContext {
 
     func text(bytes range: Range<Int>) -> String {
         // Most copied text holds no rewrite: one String straight from the bytes.
-        guard let first = firstTokenEdit(in: range) else { return String(decoding: bytes[range], as: UTF8.self) }
+        guard let first = firstTokenEdit(in: range) else { return string(fromBytes: range) }
         var result = CodeText(capacity: range.count + 16)
         appendText(bytes: range, firstEdit: first, to: &result)
         return String(decoding: result.slice, as: UTF8.self)
@@ -215,9 +228,19 @@ struct SourceContext {
         lineDirectives == nil ? 0 : line(of: token)
     }
 
+    /// The slot of the file's table of derived types holding `wrapper` with a value type spelled
+    /// as tokens `span` are; nil when not there (or when a rewrite inside `span` makes its text
+    /// differ from its bytes). Looked up by the bytes: no String made.
+    func derivedTypesIndex(of wrapper: WrapperShape, spelledAs span: TokenSpan) -> Int? {
+        guard !span.isEmpty else { return nil }
+        let range = tree.tokens[span.lower].start..<tree.tokens[span.upper - 1].end
+        guard firstTokenEdit(in: range) == nil else { return nil }
+        return bytes.withUnsafeBufferPointer { derivedTypes.index(of: wrapper, spelled: UnsafeBufferPointer(rebasing: $0[range])) }
+    }
+
     /// The whitespace at the start of the line holding `token`.
     func indentation(of token: Int) -> String {
-        String(decoding: bytes[indentationRange(of: token)], as: UTF8.self)
+        string(fromBytes: indentationRange(of: token))
     }
 
     /// Where `indentation(of:)` lies in `bytes`.
@@ -311,18 +334,32 @@ func sourceLocation(_ file: String, line: Int) -> String {
 /// context. A file asks about few names: a short list searched by bytes,
 /// where a table would hash a String made for every attribute.
 private final class WrappersByName {
+    /// A struct, not a tuple: an array of tuples makes the run time build the tuple's type
+    /// metadata on first use (some 35,000 instructions more than for a struct's array).
+    private struct Entry {
+        var name: [UInt8]
+        var wrapper: WrapperShape?
+    }
+
     /// One array, read with one access to the class's storage. Unchecked: the run-time
     /// exclusivity check costs some sixty instructions an access, and no access overlaps another.
-    @exclusivity(unchecked) private var entries: [(name: [UInt8], wrapper: WrapperShape?)] = []
+    @exclusivity(unchecked) private var entries: [Entry] = []
 
     /// The wrapper found for `name` (nil inside: none), or nil when `name` was never asked about.
     func known(_ name: UnsafeBufferPointer<UInt8>) -> WrapperShape?? {
-        for entry in entries where entry.name.withUnsafeBufferPointer({ sameBytes($0, name) }) { return .some(entry.wrapper) }
-        return nil
+        // Read in place: `for entry in entries` copies each entry, retaining its name and wrapper.
+        entries.withUnsafeBufferPointer { entries in
+            for index in entries.indices where entries[index].name.withUnsafeBufferPointer({ sameBytes($0, name) }) {
+                return .some(entries[index].wrapper)
+            }
+            return nil
+        }
     }
 
     func add(_ name: [UInt8], _ wrapper: WrapperShape?) -> WrapperShape? {
-        entries.append((name, wrapper))
+        // Room for the few names a file asks about: growing from one allocates at each doubling.
+        if entries.capacity == 0 { entries.reserveCapacity(4) }
+        entries.append(Entry(name: name, wrapper: wrapper))
         return wrapper
     }
 }
@@ -339,77 +376,123 @@ func sameBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>)
 /// few pairs come up for most properties of a file, and deriving them means
 /// matching and rewriting type text.
 ///
-/// A hash table of its own: a `Dictionary` hashes the value type's text with
-/// SipHash (some 350 instructions a look-up), where these keys are short and
-/// few, and a multiplicative hash of their bytes does.
+/// A hash table of its own, keyed by the wrapper and the value type's bytes read
+/// as `NameSet` reads a name (two words and the length): a `Dictionary` hashes
+/// the text with SipHash (some 350 instructions a look-up). By bytes, it is also
+/// asked with a declared type's source bytes, and answers with the value type's
+/// String: a type seen before is not made a String again.
 final class DerivedTypes {
     struct Entry {
         var storageType: String
         var projectedType: String?
     }
 
+    /// A stored pair's key, and where its value is. Plain data: probing reads these in
+    /// place, where slots holding Strings were copied whole (retained) at every step.
     private struct Slot {
-        var wrapper: ObjectIdentifier
+        /// The wrapper's address; 0 for an empty slot.
+        var wrapper: UInt = 0
+        var head: UInt64 = 0
+        var tail: UInt64 = 0
+        var count: Int32 = 0
+        var value: Int32 = 0
+    }
+
+    private struct Value {
         var valueType: String
         /// Nil when the wrapper's generic arguments cannot be read from that value type.
         var entry: Entry?
     }
 
-    /// The pairs in the order found; `table` holds their indices (-1: empty) at their
-    /// hashes, probed linearly, and is kept at most half full. Unchecked like
-    /// `WrappersByName.entries`: no access overlaps another.
-    @exclusivity(unchecked) private var slots: [Slot] = []
-    @exclusivity(unchecked) private var table = [Int32](repeating: -1, count: 64)
+    /// Open addressing, probed linearly, a power of two long and at most half full; the values
+    /// in the order stored. Unchecked like `WrappersByName.entries`: no access overlaps another.
+    @exclusivity(unchecked) private var slots = [Slot](repeating: Slot(), count: 32)
+    @exclusivity(unchecked) private var values: [Value] = []
 
     /// The entry found for the pair (nil inside: none can be derived), or nil when never stored.
     func entry(wrapper: WrapperShape, valueType: String) -> Entry?? {
-        let id = ObjectIdentifier(wrapper)
-        let hash = Self.hash(id, valueType)
-        // Read in place: a copy of a slot would retain its three Strings.
-        return table.withUnsafeBufferPointer { table in
-            slots.withUnsafeBufferPointer { slots in
-                var position = hash & (table.count - 1)
-                while table[position] >= 0 {
-                    let index = Int(table[position])
-                    if slots[index].wrapper == id && slots[index].valueType == valueType { return .some(slots[index].entry) }
-                    position = (position + 1) & (table.count - 1)
+        var text = valueType
+        guard let index = text.withUTF8({ index(of: wrapper, spelled: $0) }) else { return nil }
+        return .some(values[index].entry)
+    }
+
+    /// Which pair holds `wrapper` with a value type spelled `bytes`, if one does.
+    func index(of wrapper: WrapperShape, spelled bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        let id = UInt(bitPattern: ObjectIdentifier(wrapper))
+        let key = Key(bytes)
+        // The words determine a key of up to 16 bytes; a longer one (rare) is compared whole.
+        guard key.count <= 16 else { return index(of: id, longKey: key, spelled: bytes) }
+        return slots.withUnsafeBufferPointer { slots in
+            let mask = slots.count - 1
+            var position = Self.hash(id, key.head, key.tail, key.count) & mask
+            while slots[position].wrapper != 0 {
+                if slots[position].wrapper == id && slots[position].head == key.head && slots[position].tail == key.tail
+                    && Int(slots[position].count) == key.count {
+                    return Int(slots[position].value)
                 }
-                return nil
+                position = (position + 1) & mask
             }
+            return nil
         }
     }
 
-    func store(_ entry: Entry?, wrapper: WrapperShape, valueType: String) {
-        if 2 * (slots.count + 1) > table.count { rehash(size: 2 * table.count) }
-        // Room for a file's usual few pairs at once: growing from one costs an allocation per doubling.
-        if slots.capacity == 0 { slots.reserveCapacity(16) }
-        let id = ObjectIdentifier(wrapper)
-        slots.append(Slot(wrapper: id, valueType: valueType, entry: entry))
-        place(slots.count - 1, hash: Self.hash(id, valueType))
+    private func index(of id: UInt, longKey key: Key, spelled bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        let mask = slots.count - 1
+        var position = Self.hash(id, key.head, key.tail, key.count) & mask
+        while slots[position].wrapper != 0 {
+            let slot = slots[position]
+            if slot.wrapper == id && slot.head == key.head && slot.tail == key.tail && Int(slot.count) == key.count
+                && Self.spells(values[Int(slot.value)].valueType, bytes) {
+                return Int(slot.value)
+            }
+            position = (position + 1) & mask
+        }
+        return nil
     }
 
-    private func place(_ index: Int, hash: Int) {
-        table.withUnsafeMutableBufferPointer { table in
-            let mask = table.count - 1
-            var position = hash & mask
-            while table[position] >= 0 { position = (position + 1) & mask }
-            table[position] = Int32(index)
+    /// The value type and entry of pair `index` (from `index(of:spelled:)`).
+    func valueType(at index: Int) -> String { values[index].valueType }
+    func entry(at index: Int) -> Entry? { values[index].entry }
+
+    func store(_ entry: Entry?, wrapper: WrapperShape, valueType: String) {
+        if 2 * (values.count + 1) > slots.count { rehash(size: 2 * slots.count) }
+        // Room for a file's usual few pairs at once: growing from one costs an allocation per doubling.
+        if values.capacity == 0 { values.reserveCapacity(16) }
+        var text = valueType
+        let key = text.withUTF8 { Key($0) }
+        values.append(Value(valueType: valueType, entry: entry))
+        place(Slot(wrapper: UInt(bitPattern: ObjectIdentifier(wrapper)), head: key.head, tail: key.tail,
+                   count: Int32(key.count), value: Int32(values.count - 1)))
+    }
+
+    private func place(_ slot: Slot) {
+        slots.withUnsafeMutableBufferPointer { slots in
+            let mask = slots.count - 1
+            var position = Self.hash(slot.wrapper, slot.head, slot.tail, Int(slot.count)) & mask
+            while slots[position].wrapper != 0 { position = (position + 1) & mask }
+            slots[position] = slot
         }
     }
 
     private func rehash(size: Int) {
-        table = [Int32](repeating: -1, count: size)
-        for index in slots.indices { place(index, hash: Self.hash(slots[index].wrapper, slots[index].valueType)) }
+        let old = slots
+        slots = [Slot](repeating: Slot(), count: size)
+        for slot in old where slot.wrapper != 0 { place(slot) }
     }
 
-    /// FNV-1a over the type's bytes, with the wrapper's address mixed in.
-    private static func hash(_ wrapper: ObjectIdentifier, _ valueType: String) -> Int {
-        var text = valueType
-        let hash = text.withUTF8 { bytes in
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(UInt(bitPattern: wrapper))
-            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-            return hash
-        }
-        return Int(truncatingIfNeeded: hash ^ (hash >> 29))
+    /// The key's words and length multiplied in with the wrapper's address, the high bits
+    /// folded into the low ones the mask keeps. A key longer than 16 bytes hashes by its words.
+    private static func hash(_ wrapper: UInt, _ head: UInt64, _ tail: UInt64, _ count: Int) -> Int {
+        let multiplier: UInt64 = 0x9e37_79b9_7f4a_7c15
+        var hash = (UInt64(wrapper) ^ UInt64(truncatingIfNeeded: count)) &* multiplier
+        hash = (hash ^ head) &* multiplier
+        hash = (hash ^ tail) &* multiplier
+        hash ^= hash >> 33
+        return Int(truncatingIfNeeded: hash)
+    }
+
+    private static func spells(_ text: String, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var text = text
+        return text.withUTF8 { sameBytes($0, bytes) }
     }
 }

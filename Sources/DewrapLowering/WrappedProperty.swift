@@ -20,7 +20,7 @@ final class WrappedProperty {
     /// The attribute's arguments without their parentheses: `"k"` in `@AppStorage("k")`.
     let attributeArguments: TokenSpan?
     /// `W<T>` (or `W` for a wrapper without generic parameters); `A<B<T>>` for a composition.
-    let storageType: String
+    var storageType: String { types.storageType }
     /// The wrappers inside the outermost one, outer to inner: `@A @B @C` gives B, C.
     let inner: [WrapperLayer]
     /// Whether and how `x` can be set: the outermost wrapper's setter, or for a
@@ -28,7 +28,10 @@ final class WrappedProperty {
     var setter: WrapperShape.Setter { inner.isEmpty ? wrapper.wrappedValue.setter : composedSetter }
     let composedSetter: WrapperShape.Setter
     /// The type of `projectedValue` for this property, if the wrapper has one.
-    let projectedType: String?
+    var projectedType: String? { types.projectedType }
+    /// Both, as the table of derived types gives them: the analysis hands its entry over whole,
+    /// where copying its two Strings out and destroying it cost some 70 instructions a property.
+    private let types: DerivedTypes.Entry
     /// The getter's access keyword (`public` for `public private(set)`), if written.
     let access: String?
     let isStatic: Bool
@@ -41,7 +44,7 @@ final class WrappedProperty {
     init(
         declaration: VariableDecl, wrapper: WrapperShape, attribute: Attribute, name: String,
         nameToken: Int, valueType: String, storageValueType: String, isOptional: Bool, initializer: TokenSpan?,
-        attributeArguments: TokenSpan?, storageType: String, projectedType: String?, access: String?, isStatic: Bool,
+        attributeArguments: TokenSpan?, types: DerivedTypes.Entry, access: String?, isStatic: Bool,
         placement: Placement?, willSet: Observer?, didSet: Observer?, inner: [WrapperLayer] = [],
         composedSetter: WrapperShape.Setter = .none
     ) {
@@ -55,8 +58,7 @@ final class WrappedProperty {
         self.isOptional = isOptional
         self.initializer = initializer
         self.attributeArguments = attributeArguments
-        self.storageType = storageType
-        self.projectedType = projectedType
+        self.types = types
         self.access = access
         isBelowInternal = access == "private" || access == "fileprivate"
         self.isStatic = isStatic
@@ -153,8 +155,10 @@ final class Placement {
 enum PropertyVerdict {
     case notWrapped
     case lower(WrappedProperty)
-    /// Left exactly as written, with this diagnostic.
-    case leave(Diagnostic)
+    /// Left exactly as written, with this diagnostic. Indirect: the verdict is then one
+    /// reference whatever the case, which a copy retains without switching on the case
+    /// (an inline diagnostic made every verdict's copy and destruction an outlined switch).
+    indirect case leave(Diagnostic)
 }
 
 enum ContainerKind {
@@ -273,15 +277,20 @@ func analyzeProperty(
     let attributeArguments = attribute.innerArguments
 
     // The wrapped type: written, from `@W<T>`, inferred with certainty, or the only one a non-generic wrapper has.
-    var bindings: [String: [String]] = [:]
+    // `init()`, not `[:]`: the literal goes through `init(dictionaryLiteral:)` (26 instructions a property).
+    var bindings = [String: [String]]()
     var valueType: String?
     if attribute.name.upper > attribute.name.lower + 1, context.token(attribute.name.upper - 1, hasSuffix: ">") {
         let generic = context.text(TokenSpan(attribute.name.lower + 1, attribute.name.upper))
         let arguments = splitTopLevel(String(generic.dropFirst().dropLast()), on: ",").map { typeTokens($0) }
         for (parameter, argument) in zip(wrapper.genericParameters, arguments) { bindings[parameter] = argument }
     }
+    // The file's table of derived types holds this wrapper with a value type spelled so:
+    // its String and types are taken from there, and none is made.
+    var known: Int?
     if let type = binding.type {
-        valueType = context.text(type)
+        known = wrapperCount == 1 && bindings.isEmpty ? context.derivedTypesIndex(of: wrapper, spelledAs: type) : nil
+        valueType = known.map(context.derivedTypes.valueType(at:)) ?? context.text(type)
     } else if wrapperCount == 1 && (!bindings.isEmpty || wrapper.genericParameters.isEmpty) {
         valueType = wrapper.wrappedValueType(bindings)
     } else if let initializer = binding.initializer {
@@ -317,12 +326,14 @@ func analyzeProperty(
     // Without generic arguments on the attribute, they follow from the wrapper and the value type alone.
     let cached = bindings.isEmpty
     let types: DerivedTypes.Entry?
-    if cached, let known = context.derivedTypes.entry(wrapper: wrapper, valueType: storageValueType) {
-        types = known
+    if let known {
+        types = context.derivedTypes.entry(at: known)
+    } else if cached, let found = context.derivedTypes.entry(wrapper: wrapper, valueType: valueType) {
+        types = found
     } else if cached, let plain = wrapper.typesForPlainName(storageValueType) {
         // `State<Value>` for `Int`: matching the value type would bind `Value` to it, and nothing else.
         types = DerivedTypes.Entry(storageType: plain.storage, projectedType: plain.projected)
-        context.derivedTypes.store(types, wrapper: wrapper, valueType: storageValueType)
+        context.derivedTypes.store(types, wrapper: wrapper, valueType: valueType)
     } else {
         // The storage's generic arguments: matched from `wrappedValue`'s declared type, then from same-type requirements.
         if !wrapper.genericParameters.isEmpty {
@@ -335,19 +346,17 @@ func analyzeProperty(
         }
         types = wrapper.genericParameters.allSatisfy({ bindings[$0] != nil })
             ? DerivedTypes.Entry(storageType: wrapper.storageType(bindings), projectedType: wrapper.projectedType(bindings)) : nil
-        if cached { context.derivedTypes.store(types, wrapper: wrapper, valueType: storageValueType) }
+        if cached { context.derivedTypes.store(types, wrapper: wrapper, valueType: valueType) }
     }
     guard let types else {
         return .leave(Diagnostic(.warning, at: nameOffset,
             "cannot lower '\(name)': the generic arguments of '\(wrapper.name)' cannot be read from its type"))
     }
-    let storageType = types.storageType
-    let projectedType = types.projectedType
     let access = context.declaredAccess(declaration.prefix)
     return .lower(WrappedProperty(
         declaration: declaration, wrapper: wrapper, attribute: attribute, name: name, nameToken: nameToken,
         valueType: valueType, storageValueType: storageValueType, isOptional: isOptional, initializer: binding.initializer,
-        attributeArguments: attributeArguments, storageType: storageType, projectedType: projectedType,
+        attributeArguments: attributeArguments, types: types,
         access: access, isStatic: isStatic, placement: placement, willSet: willSet, didSet: didSet))
 }
 
@@ -411,8 +420,8 @@ private func analyzeComposition(
     let property = WrappedProperty(
         declaration: declaration, wrapper: outer.shape, attribute: outer.attribute, name: name,
         nameToken: nameToken, valueType: valueType, storageValueType: valueType, isOptional: isOptional,
-        initializer: binding.initializer, attributeArguments: outer.arguments, storageType: outer.type,
-        projectedType: projectedType, access: access, isStatic: isStatic, placement: placement, willSet: willSet, didSet: didSet,
+        initializer: binding.initializer, attributeArguments: outer.arguments,
+        types: DerivedTypes.Entry(storageType: outer.type, projectedType: projectedType), access: access, isStatic: isStatic, placement: placement, willSet: willSet, didSet: didSet,
         inner: storage.dropFirst().map {
             WrapperLayer(attribute: $0.attribute, wrapper: $0.shape, attributeArguments: $0.arguments, storageType: $0.type)
         },

@@ -10,7 +10,8 @@ func mayUseWrappers(_ tokens: [Token], in source: [UInt8]) -> Bool {
     while i + 1 < tokens.count {
         if tokens[i].kind == .atSign, tokens[i + 1].kind == .identifier || tokens[i + 1].kind == .keyword {
             let name = tokens[i + 1].range
-            if !compilerAttributes.contains(String(decoding: source[name], as: UTF8.self)) { return true }
+            let known = source.withUnsafeBufferPointer { compilerAttributes.contains(UnsafeBufferPointer(rebasing: $0[name])) }
+            if !known { return true }
         }
         i += 1
     }
@@ -29,7 +30,7 @@ func mayHaveWrapperAttribute(_ source: [UInt8]) -> Bool {
             var end = i + 1
             while end < bytes.count && isASCIINameByte(bytes[end]) { end += 1 }
             if end == i + 1 || (end < bytes.count && bytes[end] >= 0x80) { return true }
-            if !compilerAttributes.contains(String(decoding: UnsafeBufferPointer(rebasing: bytes[(i + 1)..<end]), as: UTF8.self)) {
+            if !compilerAttributes.contains(UnsafeBufferPointer(rebasing: bytes[(i + 1)..<end])) {
                 return true
             }
             i = firstOffset(of: UInt8(ascii: "@"), in: bytes, from: end)
@@ -58,8 +59,16 @@ func isCompilerAttribute(_ name: String) -> Bool {
 
 /// Attribute names that belong to the language (Swift's `Attr.def`,
 /// `TypeAttr.def`, and the standard global actor), not to a type a file could
-/// declare as a property wrapper.
-private let compilerAttributes: Set<String> = [
+/// declare as a property wrapper. Looked up by bytes: no String made for a
+/// name in the source, and made without hashing two hundred Strings (a
+/// `Set<String>` of them cost some 65,000 instructions to build).
+private let compilerAttributes: NameSet = {
+    var set = NameSet(capacity: compilerAttributeNames.count)
+    for name in compilerAttributeNames { _ = name.withUTF8Buffer { set.insert($0) } }
+    return set
+}()
+
+private let compilerAttributeNames: [StaticString] = [
     "available", "backDeployed", "_backDeploy", "objc", "nonobjc", "objcMembers", "_objcImplementation",
     "objcImplementation", "_objcRuntimeName", "inlinable", "usableFromInline", "_alwaysEmitIntoClient",
     "inline", "_transparent", "_spi", "_spi_available", "_implementationOnly", "_exported", "testable",

@@ -58,9 +58,12 @@ struct SourceContextTests {
         let table = DerivedTypes()
         var expected: [String: DerivedTypes.Entry?] = [:]
         var random = SplitMix64(seed: 5)
-        for step in 0..<600 {
+        for step in 0..<900 {
             let wrapper = Int(random.next() % 3)
-            let valueType = ["T", "Item", "é", ""][Int(random.next() % 4)] + "\(random.next() % 150)"
+            // Short and long value types; long ones that agree in their first and last eight bytes
+            // and length (the key's words) are told apart by their whole text.
+            let valueType = ["T", "Item", "é", "", "Dictionary<A, Array<", "Dictionary<B, Array<"][Int(random.next() % 6)]
+                + "\(random.next() % 150)"
             let key = "\(wrapper) \(valueType)"
             if expected[key] == nil && step % 2 == 0 {
                 let entry = step % 3 == 0 ? nil : DerivedTypes.Entry(storageType: "S\(step)", projectedType: nil)
@@ -70,6 +73,11 @@ struct SourceContextTests {
             let found = table.entry(wrapper: shapes[wrapper], valueType: valueType)
             #expect((found == nil) == (expected[key] == nil), "\(key)")
             #expect(found??.storageType == expected[key]??.storageType, "\(key)")
+            // Asked by the bytes, it finds the same pair, and gives back the value type as stored.
+            let index = Array(valueType.utf8).withUnsafeBufferPointer { table.index(of: shapes[wrapper], spelled: $0) }
+            #expect((index == nil) == (expected[key] == nil), "\(key)")
+            #expect(index.map { table.valueType(at: $0) } ?? valueType == valueType, "\(key)")
+            #expect(index.flatMap { table.entry(at: $0) }?.storageType == expected[key]??.storageType, "\(key)")
         }
     }
 }
