@@ -60,7 +60,12 @@ public enum Parser {
                     scopeNames: [], lexerDiagnostics: lexed.diagnostics, diagnostics: [])
             }
             var state = ParserState(text: text, tokens: lexed.tokens)
-            if bodies == .skippingPlain { state.plainBlocks = PlainBlocks(tokens: lexed.tokens, text: text) }
+            if bodies == .skippingPlain {
+                let plainBlocks = PlainBlocks(tokens: lexed.tokens, text: text)
+                state.dollarReferences.reserveCapacity(plainBlocks.dollarNames)
+                state.steppedOver.reserveCapacity(plainBlocks.plainBlockCount)
+                state.plainBlocks = plainBlocks
+            }
             let items = state.parseFile()
             return SourceTree(
                 tokens: lexed.tokens, items: items, dollarReferences: state.dollarReferences,
@@ -175,6 +180,7 @@ struct ParserState {
         scopes.reserveCapacity(tokens.count / 16)
         declaredNames.reserveCapacity(tokens.count / 16)
         declaredScopes.reserveCapacity(tokens.count / 16)
+        scopeStack.reserveCapacity(16)
     }
 
     // MARK: Looking at tokens

@@ -404,7 +404,7 @@ extension ParserState {
             if let declared = secondName ?? firstName, tokens[declared].kind != .wildcard {
                 declare(declared, nameKind)
             }
-            parameters.append(Parameter(
+            parameters.appendToSmall(Parameter(
                 attributes: attributes, firstName: firstName, secondName: secondName, type: type,
                 defaultValue: defaultValue, span: TokenSpan(start, end)))
             if consume(.comma) == nil {

@@ -37,6 +37,11 @@ struct PlainBlocks {
     /// of them blocks stepped over so far have taken.
     private var references: [Int32] = []
     private var referencesTaken = 0
+    /// How many `$name` tokens (not `$0`) the file holds, and how many blocks are
+    /// plain: bounds on the parser's references and stepped-over blocks, which it
+    /// reserves room for up front instead of growing them step by step.
+    private(set) var dollarNames = 0
+    private(set) var plainBlockCount = 0
 
     init(tokens: [Token], text: UnsafeBufferPointer<UInt8>) {
         marks = [UInt32](repeating: 0, count: tokens.count)
@@ -45,6 +50,8 @@ struct PlainBlocks {
         // Open brackets: token index, and what was seen inside so far.
         var open: [(token: Int, seen: UInt8)] = []
         open.reserveCapacity(64)
+        // About one token in forty of view code is a `$name`: room for most files at once.
+        references.reserveCapacity(tokens.count / 32)
         let foundTrigger: UInt8 = 1
         let foundAttribute: UInt8 = 2
         tokens.withUnsafeBufferPointer { tokens in
@@ -59,7 +66,9 @@ struct PlainBlocks {
                     guard let top = open.last, tokens[top.token].kind == opener else { return }
                     open.removeLast()
                     if opener == .leftBrace {
-                        marks[top.token] = (top.seen & foundTrigger == 0 ? Self.plain | UInt32(i) : 0)
+                        let isPlain = top.seen & foundTrigger == 0
+                        if isPlain { plainBlockCount += 1 }
+                        marks[top.token] = (isPlain ? Self.plain | UInt32(i) : 0)
                             | (top.seen & foundAttribute != 0 ? Self.holdsAttribute : 0)
                     }
                     if !open.isEmpty { open[open.count - 1].seen |= top.seen }
@@ -68,7 +77,9 @@ struct PlainBlocks {
                 case .backslash, .pound, .poundKeyword:
                     if !open.isEmpty { open[open.count - 1].seen |= foundTrigger }
                 case .dollarIdentifier:
-                    guard !token.isClosureArgument(in: text), let top = open.last else { break }
+                    guard !token.isClosureArgument(in: text) else { break }
+                    dollarNames += 1
+                    guard let top = open.last else { break }
                     switch Self.plainUse(i, in: tokens, innermostOpen: top.token) {
                     case .reference: references.append(Int32(i))
                     case .label: break
