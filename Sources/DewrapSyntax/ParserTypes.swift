@@ -2,14 +2,19 @@
 
 extension ParserState {
     /// Parses a type and returns its span. Reports "expected a type" and
-    /// consumes nothing when none starts here.
+    /// consumes nothing when none starts here. Inlined, so that the common
+    /// single name costs no call (views-1000: 0.09M with the three tokens below).
     @discardableResult
+    @inline(__always)
     mutating func parseType() -> TokenSpan {
+        guard atSingleNameType else { return parseAnyType() }
         let start = index
-        if atSingleNameType {
-            advance()
-            return TokenSpan(start, index)
-        }
+        advance()
+        return TokenSpan(start, index)
+    }
+
+    private mutating func parseAnyType() -> TokenSpan {
+        let start = index
         guard enterNesting() else {
             advance()
             return TokenSpan(start, end)
@@ -51,7 +56,8 @@ extension ParserState {
             }
             // A name is never the last token (that is the end of the file), so `index + 1` is a token.
             switch tokens[index + 1].kind {
-            case .equal, .leftBrace, .rightBrace, .comma, .rightParen, .rightSquare, .semicolon, .colon:
+            case .equal, .leftBrace, .rightBrace, .comma, .rightParen, .rightSquare, .semicolon, .colon, .atSign,
+                 .poundKeyword, .endOfFile:
                 return true
             case .keyword, .identifier:
                 // Not effects that could lead to `->` (a function type).
