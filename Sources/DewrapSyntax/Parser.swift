@@ -358,7 +358,7 @@ struct ParserState {
     /// an attribute), so that nothing inside is stepped over; the caller counts it in
     /// `readsWhole` while parsing it.
     var opensBlockReadWhole: Bool {
-        readsWhole == 0 && plainBlocks?.holdsAttribute(index) == true
+        mutating get { readsWhole == 0 && plainBlocks?.holdsAttribute(index) == true }
     }
 
     // MARK: File
