@@ -403,37 +403,55 @@ struct ParserState {
 
     /// Fills `scopeChildren` and `scopeNames`, each scope's entries together
     /// and in order (a counting sort by scope), and gives every scope its ranges.
+    /// The tables are filled in locals through a cursor per scope (`next`), not
+    /// by growing each scope's range in place (views-1000: 0.07M less).
     mutating func finishScopes() {
         // Children: scopes are numbered in source order, so each parent's come in order.
-        var childCounts = [Int](repeating: 0, count: scopes.count)
-        for scope in scopes { if let parent = scope.parent { childCounts[parent] += 1 } }
-        var total = 0
-        for id in scopes.indices {
-            scopes[id].children = total..<total
-            total += childCounts[id]
-        }
-        scopeChildren = [Int](repeating: 0, count: total)
+        var next = [Int](repeating: 0, count: scopes.count)
+        for scope in scopes { if let parent = scope.parent { next[parent] += 1 } }
+        let childCount = placeRanges(counts: &next, \.children)
+        var children = [Int](repeating: 0, count: childCount)
         for id in scopes.indices {
             guard let parent = scopes[id].parent else { continue }
-            scopeChildren[scopes[parent].children.upperBound] = id
-            scopes[parent].children = scopes[parent].children.lowerBound..<scopes[parent].children.upperBound + 1
+            children[next[parent]] = id
+            next[parent] += 1
         }
+        scopeChildren = children
         // Names, in declaration order within each scope.
-        guard let anyName = declaredNames.first else { return }
-        var nameCounts = [Int](repeating: 0, count: scopes.count)
-        for scope in declaredScopes { nameCounts[scope] += 1 }
-        total = 0
-        for id in scopes.indices {
-            scopes[id].names = total..<total
-            total += nameCounts[id]
-        }
-        scopeNames = [ScopeName](repeating: anyName, count: total)
-        for (name, scope) in zip(declaredNames, declaredScopes) {
-            scopeNames[scopes[scope].names.upperBound] = name
-            scopes[scope].names = scopes[scope].names.lowerBound..<scopes[scope].names.upperBound + 1
+        guard !declaredNames.isEmpty else { return }
+        for id in next.indices { next[id] = 0 }
+        for scope in declaredScopes { next[scope] += 1 }
+        let nameCount = placeRanges(counts: &next, \.names)
+        // Every slot is written exactly once: the cursors start at consecutive ranges whose
+        // sizes are the counts of the names they receive. Filling the table uninitialized
+        // spares a pass writing a placeholder name into every slot first.
+        scopeNames = [ScopeName](unsafeUninitializedCapacity: nameCount) { table, initialized in
+            for k in declaredNames.indices {
+                let scope = declaredScopes[k]
+                let slot = next[scope]
+                precondition(slot < nameCount)
+                (table.baseAddress! + slot).initialize(to: declaredNames[k])
+                next[scope] = slot + 1
+            }
+            initialized = nameCount
         }
         declaredNames = []
         declaredScopes = []
+    }
+
+    /// Given each scope's entry count in `counts`, gives the scopes consecutive ranges
+    /// (`range`) of a table, turns each count into where that scope's first entry goes,
+    /// and returns the table's size.
+    @inline(__always)
+    private mutating func placeRanges(counts: inout [Int], _ range: WritableKeyPath<Scope, Range<Int>>) -> Int {
+        var total = 0
+        for id in scopes.indices {
+            let count = counts[id]
+            scopes[id][keyPath: range] = total..<total + count
+            counts[id] = total
+            total += count
+        }
+        return total
     }
 
     /// Takes the closures collected since `mark`.
