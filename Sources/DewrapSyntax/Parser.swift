@@ -368,7 +368,9 @@ struct ParserState {
         var items: [Item] = []
         while !atEnd {
             let before = (index, split)
-            items += parseItems(.file)
+            // Mostly a single run to the end: that list is the file's, not copied into another.
+            let run = parseItems(.file)
+            if items.isEmpty { items = run } else { items += run }
             if atEnd { break }
             // A stray closing token at the top level.
             report("unexpected '\(String(decoding: text[tokens[index].start..<tokens[index].end], as: UTF8.self))' at top level")
