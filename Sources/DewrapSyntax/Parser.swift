@@ -155,8 +155,7 @@ struct ParserState {
     var scopes: [Scope] = []
     var scopeStack: [Int] = []
     /// The names declared so far with the scope of each, in declaration order.
-    var declaredNames: [ScopeName] = []
-    var declaredScopes: [Int] = []
+    var declaredNames: [DeclaredName] = []
     var scopeChildren: [Int] = []
     var scopeNames: [ScopeName] = []
     /// Closures met while parsing the expressions of the innermost item.
@@ -179,7 +178,6 @@ struct ParserState {
         // twenty in real code), so that the tables do not grow step by step.
         scopes.reserveCapacity(tokens.count / 16)
         declaredNames.reserveCapacity(tokens.count / 16)
-        declaredScopes.reserveCapacity(tokens.count / 16)
         scopeStack.reserveCapacity(16)
     }
 
@@ -399,8 +397,8 @@ struct ParserState {
 
     mutating func declare(_ token: Int, _ kind: NameKind, visibleFrom: Int? = nil, implicit: StaticString? = nil) {
         guard let scope = scopeStack.last else { return }
-        declaredNames.append(ScopeName(token: token, kind: kind, visibleFrom: visibleFrom ?? token, implicitName: implicit))
-        declaredScopes.append(scope)
+        declaredNames.append(DeclaredName(
+            name: ScopeName(token: token, kind: kind, visibleFrom: visibleFrom ?? token, implicitName: implicit), scope: scope))
     }
 
     /// Fills `scopeChildren` and `scopeNames`, each scope's entries together
@@ -422,23 +420,21 @@ struct ParserState {
         // Names, in declaration order within each scope.
         guard !declaredNames.isEmpty else { return }
         for id in next.indices { next[id] = 0 }
-        for scope in declaredScopes { next[scope] += 1 }
+        for declared in declaredNames { next[declared.scope] += 1 }
         let nameCount = placeRanges(counts: &next, \.names)
         // Every slot is written exactly once: the cursors start at consecutive ranges whose
         // sizes are the counts of the names they receive. Filling the table uninitialized
         // spares a pass writing a placeholder name into every slot first.
         scopeNames = [ScopeName](unsafeUninitializedCapacity: nameCount) { table, initialized in
-            for k in declaredNames.indices {
-                let scope = declaredScopes[k]
-                let slot = next[scope]
+            for declared in declaredNames {
+                let slot = next[declared.scope]
                 precondition(slot < nameCount)
-                (table.baseAddress! + slot).initialize(to: declaredNames[k])
-                next[scope] = slot + 1
+                (table.baseAddress! + slot).initialize(to: declared.name)
+                next[declared.scope] = slot + 1
             }
             initialized = nameCount
         }
         declaredNames = []
-        declaredScopes = []
     }
 
     /// Given each scope's entry count in `counts`, gives the scopes consecutive ranges
@@ -456,9 +452,15 @@ struct ParserState {
         return total
     }
 
-    /// Takes the closures collected since `mark`.
+    /// Takes the closures collected since `mark`. Inlined down to the check for
+    /// none, the usual answer (a call per declaration and statement otherwise).
+    @inline(__always)
     mutating func closures(since mark: Int) -> [Closure] {
         guard closureCollector.count > mark else { return [] }
+        return takeClosures(since: mark)
+    }
+
+    private mutating func takeClosures(since mark: Int) -> [Closure] {
         if mark == 0 {
             // All of them (the usual case): the array itself, nothing copied.
             let taken = closureCollector
@@ -469,6 +471,13 @@ struct ParserState {
         closureCollector.removeSubrange(mark...)
         return taken
     }
+}
+
+/// A name with the scope it was declared in, as the parser meets it: one table
+/// of these costs one append per name, where a table each cost two.
+struct DeclaredName {
+    var name: ScopeName
+    var scope: Int
 }
 
 extension Array {

@@ -382,8 +382,8 @@ extension ParserState {
             if at(.leftParen) {
                 let first = declaredNames.count
                 _ = parseParameterClause(.closureParameter)
-                for k in first..<declaredNames.count where declaredScopes[k] == scope {
-                    parameters.append(declaredNames[k].token)
+                for k in first..<declaredNames.count where declaredNames[k].scope == scope {
+                    parameters.append(declaredNames[k].name.token)
                 }
             } else {
                 while index < inKeyword && (kind.isWord || at(.wildcard) || at(.dollarIdentifier)) {
