@@ -2,6 +2,9 @@
 // accessors, functions, initializers, subscripts, and the rest.
 
 extension ParserState {
+    /// The prefix is handed on (`consuming`) into the declaration that keeps it:
+    /// passed by copy, its two arrays were retained and released once more per
+    /// declaration.
     mutating func parseDeclaration(keyword: Int, context: ItemContext) -> Item {
         let prefix = parsePrefix(upTo: keyword)
         let mark = closureCollector.count
@@ -77,7 +80,7 @@ extension ParserState {
 
     // MARK: Types
 
-    mutating func parseTypeDeclaration(_ prefix: DeclarationPrefix) -> TypeDecl {
+    mutating func parseTypeDeclaration(_ prefix: consuming DeclarationPrefix) -> TypeDecl {
         let keyword = index
         let kind: TypeKind
         switch word {
@@ -151,7 +154,7 @@ extension ParserState {
 
     // MARK: Variables
 
-    mutating func parseVariable(_ prefix: DeclarationPrefix, local: Bool) -> VariableDecl {
+    mutating func parseVariable(_ prefix: consuming DeclarationPrefix, local: Bool) -> VariableDecl {
         let keyword = index
         advance()
         var bindings: [PatternBinding] = []
@@ -283,7 +286,7 @@ extension ParserState {
     // MARK: Functions
 
     /// The closures in its default values and attributes are those collected since `mark`.
-    mutating func parseFunction(_ prefix: DeclarationPrefix, closuresSince mark: Int) -> FunctionDecl {
+    mutating func parseFunction(_ prefix: consuming DeclarationPrefix, closuresSince mark: Int) -> FunctionDecl {
         let keyword = index
         let kind: FunctionKind
         switch word {
@@ -401,7 +404,7 @@ extension ParserState {
             if let declared = secondName ?? firstName, tokens[declared].kind != .wildcard {
                 declare(declared, nameKind)
             }
-            parameters.append(Parameter(
+            parameters.appendToSmall(Parameter(
                 attributes: attributes, firstName: firstName, secondName: secondName, type: type,
                 defaultValue: defaultValue, span: TokenSpan(start, end)))
             if consume(.comma) == nil {
@@ -419,7 +422,7 @@ extension ParserState {
 
     // MARK: Other declarations
 
-    mutating func parseOtherDeclaration(_ prefix: DeclarationPrefix) -> OtherDecl {
+    mutating func parseOtherDeclaration(_ prefix: consuming DeclarationPrefix) -> OtherDecl {
         let keyword = index
         let introducer = word
         advance()

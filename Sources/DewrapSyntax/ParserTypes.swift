@@ -2,9 +2,18 @@
 
 extension ParserState {
     /// Parses a type and returns its span. Reports "expected a type" and
-    /// consumes nothing when none starts here.
+    /// consumes nothing when none starts here. Inlined, so that the common
+    /// single name costs no call (views-1000: 0.09M with the three tokens below).
     @discardableResult
+    @inline(__always)
     mutating func parseType() -> TokenSpan {
+        guard atSingleNameType else { return parseAnyType() }
+        let start = index
+        advance()
+        return TokenSpan(start, index)
+    }
+
+    private mutating func parseAnyType() -> TokenSpan {
         let start = index
         guard enterNesting() else {
             advance()
@@ -34,6 +43,30 @@ extension ParserState {
             if consume(.arrow) != nil { parseType() }
         }
         return TokenSpan(start, end)
+    }
+
+    /// At a plain name (`Int`, `String`, `Entry`, not `some` or `Self`) followed by a
+    /// token that cannot continue a type: the type is that name, as the full path
+    /// below finds. Most types written in declarations are; the full path costs
+    /// some 150 instructions more (views-1000: 0.2M).
+    private var atSingleNameType: Bool {
+        @inline(__always) get {
+            guard split == 0, nesting < Parser.maximumNesting, tokens[index].kind == .identifier, words[index] == .none else {
+                return false
+            }
+            // A name is never the last token (that is the end of the file), so `index + 1` is a token.
+            switch tokens[index + 1].kind {
+            case .equal, .leftBrace, .rightBrace, .comma, .rightParen, .rightSquare, .semicolon, .colon, .atSign,
+                 .poundKeyword, .endOfFile:
+                return true
+            case .keyword, .identifier:
+                // Not effects that could lead to `->` (a function type).
+                let next = words[index + 1]
+                return next != .async && next != .throws && next != .rethrows
+            default:
+                return false
+            }
+        }
     }
 
     private mutating func parsePrimaryType() -> Bool {
@@ -128,7 +161,8 @@ extension ParserState {
     /// After a type: `async`/`throws` leading to `->`, or `->` itself.
     @inline(__always)
     func startsFunctionTypeTail() -> Bool {
-        at(.arrow) || split == 0 && view.effectsLeadToArrow(from: index)
+        // The words checked here first spare most types the call.
+        at(.arrow) || split == 0 && (word == .async || word == .throws || word == .rethrows) && view.effectsLeadToArrow(from: index)
     }
 
     // MARK: Generic clauses

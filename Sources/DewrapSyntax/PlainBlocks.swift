@@ -31,35 +31,64 @@ struct PlainBlocks {
     private static let holdsAttribute: UInt32 = 1 << 30
     private static let closeMask: UInt32 = (1 << 30) - 1
 
-    /// Per token; only `{` tokens carry marks.
-    private var marks: [UInt32]
+    /// The marks of the `{` tokens, in source order, and the other opening brackets left
+    /// unclosed, each with its token index: a mark per token cost a zeroed array as long
+    /// as the file (views-1000: 0.16M of memset), while the parser asks for a few blocks.
+    private var braceMarks: [(token: Int32, mark: UInt32)] = []
+    private var unclosedMarks: [(token: Int32, mark: UInt32)] = []
+    /// Where the last look-up in `braceMarks` ended: the parser asks in source order,
+    /// so the next answer mostly lies a few braces further on.
+    private var lookupStart = 0
     /// The `$name` references in plain positions, in source order, and how many
     /// of them blocks stepped over so far have taken.
     private var references: [Int32] = []
     private var referencesTaken = 0
+    /// How many `$name` tokens (not `$0`) the file holds, and how many blocks are
+    /// plain: bounds on the parser's references and stepped-over blocks, which it
+    /// reserves room for up front instead of growing them step by step.
+    private(set) var dollarNames = 0
+    private(set) var plainBlockCount = 0
 
     init(tokens: [Token], text: UnsafeBufferPointer<UInt8>) {
-        marks = [UInt32](repeating: 0, count: tokens.count)
         // A block's close is kept in 30 bits: a larger file (a billion tokens) is parsed whole.
         guard tokens.count < Int(Self.closeMask) else { return }
-        // Open brackets: token index, and what was seen inside so far.
-        var open: [(token: Int, seen: UInt8)] = []
+        // Open brackets: token index, the slot of a `{` in `braceMarks`, and what was seen inside so far.
+        var open: [(token: Int, slot: Int32, seen: UInt8)] = []
         open.reserveCapacity(64)
+        // Filled in locals, stored at the end: the loop below then checks no uniqueness of `self`'s arrays.
+        var braceMarks: [(token: Int32, mark: UInt32)] = []
+        braceMarks.reserveCapacity(tokens.count / 16)
+        var references: [Int32] = []
+        // About one token in forty of view code is a `$name`: room for most files at once.
+        references.reserveCapacity(tokens.count / 32)
+        var dollarNames = 0
+        var plainBlockCount = 0
+        defer {
+            self.braceMarks = braceMarks
+            self.references = references
+            self.dollarNames = dollarNames
+            self.plainBlockCount = plainBlockCount
+        }
         let foundTrigger: UInt8 = 1
         let foundAttribute: UInt8 = 2
         tokens.withUnsafeBufferPointer { tokens in
             for i in tokens.indices {
                 let token = tokens[i]
                 switch token.kind {
-                case .leftBrace, .leftParen, .leftSquare, .interpolationStart:
-                    open.append((i, 0))
+                case .leftBrace:
+                    open.append((i, Int32(braceMarks.count), 0))
+                    braceMarks.append((Int32(i), 0))
+                case .leftParen, .leftSquare, .interpolationStart:
+                    open.append((i, -1, 0))
                 case .rightBrace, .rightParen, .rightSquare, .interpolationEnd:
                     let opener = Self.opener(of: token.kind)
                     // Badly nested: from here on every block is left to the parser's own recovery.
                     guard let top = open.last, tokens[top.token].kind == opener else { return }
                     open.removeLast()
                     if opener == .leftBrace {
-                        marks[top.token] = (top.seen & foundTrigger == 0 ? Self.plain | UInt32(i) : 0)
+                        let isPlain = top.seen & foundTrigger == 0
+                        if isPlain { plainBlockCount += 1 }
+                        braceMarks[Int(top.slot)].mark = (isPlain ? Self.plain | UInt32(i) : 0)
                             | (top.seen & foundAttribute != 0 ? Self.holdsAttribute : 0)
                     }
                     if !open.isEmpty { open[open.count - 1].seen |= top.seen }
@@ -68,7 +97,9 @@ struct PlainBlocks {
                 case .backslash, .pound, .poundKeyword:
                     if !open.isEmpty { open[open.count - 1].seen |= foundTrigger }
                 case .dollarIdentifier:
-                    guard !token.isClosureArgument(in: text), let top = open.last else { break }
+                    guard !token.isClosureArgument(in: text) else { break }
+                    dollarNames += 1
+                    guard let top = open.last else { break }
                     switch Self.plainUse(i, in: tokens, innermostOpen: top.token) {
                     case .reference: references.append(Int32(i))
                     case .label: break
@@ -89,20 +120,50 @@ struct PlainBlocks {
         // Blocks never closed, or still open at a badly nested close (the tokens after it are
         // not marked), are not plain, and the parser models everything inside them, as it
         // would without this pass.
-        for entry in open { marks[entry.token] = Self.holdsAttribute }
+        // (The parser may ask at any of them where it expects a block after an error.)
+        for entry in open {
+            if entry.slot >= 0 {
+                braceMarks[Int(entry.slot)].mark = Self.holdsAttribute
+            } else {
+                unclosedMarks.append((Int32(entry.token), Self.holdsAttribute))
+            }
+        }
     }
 
     /// For a plain block opened by the `{` at `token`, the index of its `}`.
-    @inline(__always)
-    func plainBlockClose(_ token: Int) -> Int? {
-        let mark = marks[token]
+    mutating func plainBlockClose(_ token: Int) -> Int? {
+        let mark = mark(of: token)
         return mark & Self.plain != 0 ? Int(mark & Self.closeMask) : nil
     }
 
     /// The block opened at `token` holds an attribute (or could not be matched):
     /// lowering may read all of it.
-    @inline(__always)
-    func holdsAttribute(_ token: Int) -> Bool { marks[token] & Self.holdsAttribute != 0 }
+    mutating func holdsAttribute(_ token: Int) -> Bool { mark(of: token) & Self.holdsAttribute != 0 }
+
+    /// The mark of the token at `token`: 0 for a token without one.
+    private mutating func mark(of token: Int) -> UInt32 {
+        if lookupStart < braceMarks.count && Int(braceMarks[lookupStart].token) <= token {
+            // Forward from the last answer: over all look-ups, at most once over every brace.
+            var k = lookupStart
+            while k < braceMarks.count && Int(braceMarks[k].token) < token { k += 1 }
+            lookupStart = k
+            if k < braceMarks.count && Int(braceMarks[k].token) == token { return braceMarks[k].mark }
+        } else if let mark = Self.mark(of: token, in: braceMarks) {
+            return mark
+        }
+        return Self.mark(of: token, in: unclosedMarks) ?? 0
+    }
+
+    /// Binary search in marks sorted by token.
+    private static func mark(of token: Int, in marks: [(token: Int32, mark: UInt32)]) -> UInt32? {
+        var low = 0
+        var high = marks.count
+        while low < high {
+            let middle = (low + high) / 2
+            if Int(marks[middle].token) < token { low = middle + 1 } else { high = middle }
+        }
+        return low < marks.count && Int(marks[low].token) == token ? marks[low].mark : nil
+    }
 
     /// The `$name` references between `open` and `close` (the token indices), taken
     /// in source order: blocks are stepped over from the first to the last.

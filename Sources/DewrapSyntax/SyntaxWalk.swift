@@ -39,6 +39,9 @@ extension SourceTree {
             }
         } else {
             // Types are only at the top level and among members: no need to walk code.
+            // Room for one per top-level item (most files declare types, extensions and
+            // little else there) spares the list growing step by step.
+            types.reserveCapacity(items.count)
             collectTypes(items, into: &types)
         }
         return types
