@@ -227,6 +227,8 @@ struct LexerState {
         case UInt8(ascii: ";"): punctuation(.semicolon)
         case UInt8(ascii: "@"): punctuation(.atSign)
         case UInt8(ascii: "\\"): punctuation(.backslash)
+        // `$name` is common in view code (bindings): here, without `lexToken`'s switch.
+        case UInt8(ascii: "$"): lexDollarIdentifier()
         // The commonest operator (`x.y`, `.none`), without the general operator scan.
         case UInt8(ascii: ".") where isPeriodAlone(at: i): punctuation(.period)
         case UInt8(ascii: ":") where byte(i + 1) != UInt8(ascii: ":"): punctuation(.colon)
