@@ -229,6 +229,11 @@ struct LexerState {
         case UInt8(ascii: "\\"): punctuation(.backslash)
         // `$name` is common in view code (bindings): here, without `lexToken`'s switch.
         case UInt8(ascii: "$"): lexDollarIdentifier()
+        // A string literal (one token in six of view code), without `lexToken`'s switch;
+        // it may leave the lexer in the literal's text.
+        case UInt8(ascii: "\""):
+            lexStringStart(pounds: 0)
+            return true
         // The commonest operator (`x.y`, `.none`), without the general operator scan.
         case UInt8(ascii: ".") where isPeriodAlone(at: i): punctuation(.period)
         case UInt8(ascii: ":") where byte(i + 1) != UInt8(ascii: ":"): punctuation(.colon)

