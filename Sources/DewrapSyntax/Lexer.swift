@@ -198,7 +198,7 @@ struct LexerState {
             // A name or simple punctuation takes at least its first byte; only `lexToken`
             // (rarer, and the one path that can open or close a string literal or an
             // interpolation) needs checking.
-            if lexCodeToken() {
+            if lexCodeToken(inInterpolation: inInterpolation) {
                 precondition(i > tokenStart, "lexer made no progress")
                 // In a string literal's text now: `run` steps through it.
                 if inInterpolation ? modes[modes.count - 1].kind == .string : !modes.isEmpty { return }
@@ -209,16 +209,23 @@ struct LexerState {
     /// The token at `i` in code position. Names are nearly half the tokens and
     /// the one-byte punctuation that needs no bookkeeping most of the rest: both
     /// are lexed here, in one switch (one jump table), without a call to
-    /// `lexToken` and its switch. Returns whether `lexToken` ran, the one path
-    /// that can open a string literal or close an interpolation.
+    /// `lexToken` and its switch. `inInterpolation` (a constant where inlined)
+    /// says whether the code is in an interpolation, innermost on the mode stack.
+    /// Returns whether the mode stack may have changed: a string literal opened
+    /// or an interpolation ended (or `lexToken` ran, which can do either).
     @inline(always)
-    mutating func lexCodeToken() -> Bool {
+    mutating func lexCodeToken(inInterpolation: Bool) -> Bool {
         switch text[i] {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "_"):
             lexIdentifier()
         // In an interpolation, parentheses are counted (`lexToken`).
-        case UInt8(ascii: "(") where modes.isEmpty: punctuation(.leftParen)
-        case UInt8(ascii: ")") where modes.isEmpty: punctuation(.rightParen)
+        case UInt8(ascii: "(") where !inInterpolation: punctuation(.leftParen)
+        case UInt8(ascii: ")") where !inInterpolation: punctuation(.rightParen)
+        // Except the commonest, the `)` that ends it: the string's text resumes.
+        case UInt8(ascii: ")") where modes[modes.count - 1].parenDepth == 0:
+            modes.removeLast()
+            punctuation(.interpolationEnd)
+            return true
         case UInt8(ascii: "{"): punctuation(.leftBrace)
         case UInt8(ascii: "}"): punctuation(.rightBrace)
         case UInt8(ascii: "["): punctuation(.leftSquare)
