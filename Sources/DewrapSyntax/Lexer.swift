@@ -279,7 +279,8 @@ struct LexerState {
             }
             if b > UInt8(ascii: " ") && b < 0x7F && b != UInt8(ascii: "/") { return }
             if b == UInt8(ascii: "\n") && !stopAtNewline {
-                k += 1
+                // Most line breaks are followed by indentation: scanned here, not byte by byte.
+                k = endOfSpaces(text, from: k &+ 1)  // below `n`: cannot overflow
                 newLine = true
                 continue
             }

@@ -5,11 +5,13 @@
 // pieces, then stringEnd. The mode stack (`LexerMode`) keeps nesting without
 // recursion: "a\("b\(c)")" pushes string, interpolation, string, interpolation.
 
-/// The first problem found in a literal: the one reported for it.
+/// The first problem found in a literal: the one reported for it. The
+/// messages are literals, kept as `StaticString`s: a `String` here cost every
+/// literal a release at its end, problem or not.
 struct FirstProblem {
-    private(set) var found: (offset: Int, message: String)?
+    private(set) var found: (offset: Int, message: StaticString)?
 
-    mutating func note(_ offset: Int, _ message: String) {
+    mutating func note(_ offset: Int, _ message: StaticString) {
         if found == nil { found = (offset, message) }
     }
 }
@@ -146,12 +148,12 @@ extension LexerState {
         closeStringEarly(shape)
     }
 
-    private mutating func flushSegment(_ start: Int, _ end: Int, _ problem: (offset: Int, message: String)?) {
-        if let problem { diagnose(at: problem.offset, problem.message) }
+    private mutating func flushSegment(_ start: Int, _ end: Int, _ problem: (offset: Int, message: StaticString)?) {
+        if let problem { diagnose(at: problem.offset, problem.message.description) }
         if end > start { emit(.stringSegment, start, end) }
     }
 
-    private mutating func finishString(_ segmentStart: Int, _ quote: Int, _ end: Int, _ problem: (offset: Int, message: String)?) {
+    private mutating func finishString(_ segmentStart: Int, _ quote: Int, _ end: Int, _ problem: (offset: Int, message: StaticString)?) {
         flushSegment(segmentStart, quote, problem)
         modes.removeLast()
         i = end
