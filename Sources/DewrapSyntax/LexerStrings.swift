@@ -47,6 +47,17 @@ extension LexerState {
                 emit(.stringEnd, end, i)
                 return
             }
+            // The next commonest, `"text \(`, likewise up to its first interpolation:
+            // one step of `run` the less (about 130 instructions, measured).
+            if end + 1 < n && text[end] == UInt8(ascii: "\\") && text[end + 1] == UInt8(ascii: "(") {
+                let shape = StringShape(kind: kind, pounds: 0, start: start)
+                if end > j { emit(.stringSegment, j, end) }
+                i = end + 2
+                emit(.interpolationStart, end, i)
+                modes.append(.string(shape))
+                modes.append(.interpolation(shape))
+                return
+            }
         }
         modes.append(.string(StringShape(kind: kind, pounds: pounds, start: start)))
     }
