@@ -200,8 +200,8 @@ struct LexerState {
             // interpolation) needs checking.
             if lexCodeToken(inInterpolation: inInterpolation) {
                 precondition(i > tokenStart, "lexer made no progress")
-                // In a string literal's text now: `run` steps through it.
-                if inInterpolation ? modes[modes.count - 1].kind == .string : !modes.isEmpty { return }
+                // The mode stack may have changed: `run` looks at it again.
+                if inInterpolation || !modes.isEmpty { return }
             }
         }
     }
@@ -211,8 +211,9 @@ struct LexerState {
     /// are lexed here, in one switch (one jump table), without a call to
     /// `lexToken` and its switch. `inInterpolation` (a constant where inlined)
     /// says whether the code is in an interpolation, innermost on the mode stack.
-    /// Returns whether the mode stack may have changed: a string literal opened
-    /// or an interpolation ended (or `lexToken` ran, which can do either).
+    /// Returns whether the code loop must hand back to `run`, the mode stack
+    /// perhaps changed: a string literal opened, an interpolation ended (unless
+    /// its string's text led straight into another one), or `lexToken` ran.
     @inline(always)
     mutating func lexCodeToken(inInterpolation: Bool) -> Bool {
         switch text[i] {
@@ -223,9 +224,9 @@ struct LexerState {
         case UInt8(ascii: ")") where !inInterpolation: punctuation(.rightParen)
         // Except the commonest, the `)` that ends it: the string's text resumes.
         case UInt8(ascii: ")") where modes[modes.count - 1].parenDepth == 0:
-            modes.removeLast()
+            let interpolation = modes.removeLast()
             punctuation(.interpolationEnd)
-            return true
+            return resumeString(interpolation.shape)
         case UInt8(ascii: "{"): punctuation(.leftBrace)
         case UInt8(ascii: "}"): punctuation(.rightBrace)
         case UInt8(ascii: "["): punctuation(.leftSquare)
