@@ -260,13 +260,10 @@ struct LexerState {
 
     @inline(always)
     mutating func skipTrivia(stopAtNewline: Bool) {
-        // Local copies of `i` and the line flag: stores to `self` in this loop show.
+        // A local copy of `i`: stores to `self` in this loop show. The line flag
+        // is set in place, once a line (a local flag, tested for every token, cost more).
         var k = i
-        var newLine = false
-        defer {
-            i = k
-            if newLine { pendingFlags.insert(.atStartOfLine) }
-        }
+        defer { i = k }
         while k < n {
             // Fast paths: runs of spaces (indentation), the printable ASCII other than `/`,
             // which always starts a token, line feeds, tabs and line comments.
@@ -282,7 +279,7 @@ struct LexerState {
             if b == UInt8(ascii: "\n") && !stopAtNewline {
                 // Most line breaks are followed by indentation: scanned here, not byte by byte.
                 k = endOfSpaces(text, from: k &+ 1)  // below `n`: cannot overflow
-                newLine = true
+                pendingFlags.insert(.atStartOfLine)
                 continue
             }
             if b == UInt8(ascii: "\t") {
@@ -295,7 +292,7 @@ struct LexerState {
             }
             guard let piece = scanTriviaPiece(text, at: k, stopAtNewline: stopAtNewline) else { return }
             if piece.kind == .newline || ((piece.kind == .blockComment || piece.kind == .docBlockComment) && containsNewline(k, piece.end)) {
-                newLine = true
+                pendingFlags.insert(.atStartOfLine)
             }
             if let problem = piece.problem {
                 diagnose(at: k, problem)
