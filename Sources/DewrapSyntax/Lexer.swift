@@ -177,8 +177,8 @@ struct LexerState {
     }
 
     /// The loop of `lexCode` and `lexInterpolationCode`: tokens in code position
-    /// until the end of the code, a full token storage, or a string literal's
-    /// text. (Its exits for code outside strings are spelled apart: sharing
+    /// until the end of the code, a full token storage, or a change of the mode
+    /// stack. (Its exits for code outside strings are spelled apart: sharing
     /// them with interpolations cost `lexCode` 140,000 instructions, registers
     /// allocated differently.)
     @inline(always)
@@ -195,9 +195,9 @@ struct LexerState {
                 return
             }
             let tokenStart = i
-            // A name or simple punctuation takes at least its first byte; only `lexToken`
-            // (rarer, and the one path that can open or close a string literal or an
-            // interpolation) needs checking.
+            // A name or simple punctuation takes at least its first byte; only the
+            // paths that return true (`lexToken`, a string literal's start, an
+            // interpolation's end) need checking.
             if lexCodeToken(inInterpolation: inInterpolation) {
                 precondition(i > tokenStart, "lexer made no progress")
                 // The mode stack may have changed: `run` looks at it again.
@@ -235,10 +235,11 @@ struct LexerState {
         case UInt8(ascii: ";"): punctuation(.semicolon)
         case UInt8(ascii: "@"): punctuation(.atSign)
         case UInt8(ascii: "\\"): punctuation(.backslash)
-        // `$name` is common in view code (bindings): here, without `lexToken`'s switch.
+        // `$name` is common in view code (bindings): here, inlined, without `lexToken`'s
+        // call and switch (about 90,000 instructions less on 1,000 view declarations).
         case UInt8(ascii: "$"): lexDollarIdentifier()
-        // A string literal (one token in six of view code), without `lexToken`'s switch;
-        // it may leave the lexer in the literal's text.
+        // A string literal (one token in six of view code), without `lexToken`'s switch
+        // (about 50,000 instructions less); it may leave the lexer in the literal's text.
         case UInt8(ascii: "\""):
             lexStringStart(pounds: 0)
             return true
