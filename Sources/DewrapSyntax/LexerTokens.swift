@@ -125,6 +125,7 @@ extension LexerState {
     }
 
     /// `$0`, `$name`, or a lone `$` (an identifier).
+    @inline(always)
     mutating func lexDollarIdentifier() {
         let start = i
         i += 1
