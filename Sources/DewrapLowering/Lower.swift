@@ -80,7 +80,8 @@ public func lower(_ source: [UInt8], fileName: String, options: LoweringOptions 
     shapes.merge(WrapperShapes(context: context))
     shapes.includesCatalog = true
     context.shapes = shapes
-    var lowering = FileLowering(context: context, swiftVersion: options.swiftVersion)
+    // Handed over: a copy left behind would be destroyed unused (its value witnesses, some 1,000 instructions).
+    var lowering = FileLowering(context: consume context, swiftVersion: options.swiftVersion)
     lowering.run()
     var diagnostics = tree.lexerDiagnostics.map { Diagnostic(.warning, at: $0.offset, $0.message) }
     diagnostics += tree.diagnostics.map { Diagnostic(.warning, at: $0.offset, "cannot parse: \($0.message)") }
