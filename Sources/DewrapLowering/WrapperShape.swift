@@ -223,8 +223,9 @@ public struct WrapperShapes: Sendable {
         self.init(context: SourceContext(bytes: source, tree: Parser.parse(source, bodies: .skippingPlain)))
     }
 
-    /// The wrappers and protocols declared in a parsed file.
-    init(context: SourceContext) {
+    /// The wrappers and protocols declared in a parsed file. `borrowing`: an init takes its
+    /// arguments owned, and the caller's copy of the context was for nothing kept.
+    init(context: borrowing SourceContext) {
         Self.readDeclarations(in: context, protocol: { name, parents in protocolParents[name, default: []] += parents }) {
             name, shape in byName[name] = shape
         }
