@@ -157,45 +157,59 @@ extension ParserState {
     mutating func parseVariable(_ prefix: consuming DeclarationPrefix, local: Bool) -> VariableDecl {
         let keyword = index
         advance()
-        var bindings: [PatternBinding] = []
+        // Nearly every declaration has one binding: it goes into the declaration
+        // as it is, without an array of its own (one allocation and free fewer).
+        guard let first = parsePatternBinding(keyword: keyword, local: local) else {
+            return VariableDecl(prefix: prefix, keyword: keyword, bindings: [], span: TokenSpan(prefix.start, end))
+        }
+        guard consume(.comma) != nil && !atEnd else {
+            return VariableDecl(prefix: prefix, keyword: keyword, binding: first, span: TokenSpan(prefix.start, end))
+        }
+        var bindings = [first]
         repeat {
-            let mark = closureCollector.count
-            let patternStart = index
-            var name: Int?
-            // The names of a tuple pattern; a single name is `name`.
-            var patternNames: [Int] = []
-            if kind.isWord {
-                name = index
-                advance()
-            } else if at(.wildcard) {
-                advance()
-            } else if at(.leftParen) {
-                patternNames = scanTuplePattern()
-            } else {
-                report("expected a name after '\(tokenText(keyword))'")
-                break
-            }
-            let pattern = TokenSpan(patternStart, end)
-            var type: TokenSpan?
-            if consume(.colon) != nil { type = parseType() }
-            var initializer: TokenSpan?
-            if at(.equal) {
-                advance()
-                let start = index
-                scanExpression(.initializer)
-                initializer = TokenSpan(start, end)
-            }
-            var accessors: AccessorBlock?
-            if at(.leftBrace) { accessors = parseAccessorBlock() }
-            let closures = closures(since: mark)
-            if let name { declare(name, .variable, visibleFrom: local ? end : name) }
-            for patternName in patternNames {
-                declare(patternName, .variable, visibleFrom: local ? end : patternName)
-            }
-            bindings.appendToSmall(PatternBinding(
-                pattern: pattern, name: name, type: type, initializer: initializer, closures: closures, accessors: accessors))
+            guard let binding = parsePatternBinding(keyword: keyword, local: local) else { break }
+            bindings.append(binding)
         } while consume(.comma) != nil && !atEnd
         return VariableDecl(prefix: prefix, keyword: keyword, bindings: bindings, span: TokenSpan(prefix.start, end))
+    }
+
+    /// One binding of the `let`/`var` at `keyword`; nil (reported) when no pattern starts here.
+    mutating func parsePatternBinding(keyword: Int, local: Bool) -> PatternBinding? {
+        let mark = closureCollector.count
+        let patternStart = index
+        var name: Int?
+        // The names of a tuple pattern; a single name is `name`.
+        var patternNames: [Int] = []
+        if kind.isWord {
+            name = index
+            advance()
+        } else if at(.wildcard) {
+            advance()
+        } else if at(.leftParen) {
+            patternNames = scanTuplePattern()
+        } else {
+            report("expected a name after '\(tokenText(keyword))'")
+            return nil
+        }
+        let pattern = TokenSpan(patternStart, end)
+        var type: TokenSpan?
+        if consume(.colon) != nil { type = parseType() }
+        var initializer: TokenSpan?
+        if at(.equal) {
+            advance()
+            let start = index
+            scanExpression(.initializer)
+            initializer = TokenSpan(start, end)
+        }
+        var accessors: AccessorBlock?
+        if at(.leftBrace) { accessors = parseAccessorBlock() }
+        let closures = closures(since: mark)
+        if let name { declare(name, .variable, visibleFrom: local ? end : name) }
+        for patternName in patternNames {
+            declare(patternName, .variable, visibleFrom: local ? end : patternName)
+        }
+        return PatternBinding(
+            pattern: pattern, name: name, type: type, initializer: initializer, closures: closures, accessors: accessors)
     }
 
     /// `(a, (b, _))`: the names it binds.

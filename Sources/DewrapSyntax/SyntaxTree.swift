@@ -108,14 +108,59 @@ public final class VariableDecl: Sendable {
     public let prefix: DeclarationPrefix
     /// The `let` or `var` token.
     public let keyword: Int
-    public let bindings: [PatternBinding]
     public let span: TokenSpan
+    /// How many bindings there are: one for nearly every declaration, none after an error.
+    @usableFromInline let bindingCount: Int
+    /// The first binding, held in the object itself: an array of one binding cost
+    /// an allocation and a free per declaration (views-1000: −0.82M instructions).
+    /// With no bindings, a placeholder that `bindings` never shows.
+    @usableFromInline let firstBinding: PatternBinding
+    /// The bindings after the first: empty, so no allocation, for nearly every declaration.
+    @usableFromInline let laterBindings: [PatternBinding]
 
-    init(prefix: DeclarationPrefix, keyword: Int, bindings: [PatternBinding], span: TokenSpan) {
+    // Inlinable (as Array is), for lowering reads `bindings[0]` in its hottest paths:
+    // called out of line, each read copied the whole binding, and the change cost
+    // 0.35M instructions instead of saving 0.82M.
+    @inlinable public var bindings: PatternBindings { PatternBindings(self) }
+
+    convenience init(prefix: DeclarationPrefix, keyword: Int, bindings: [PatternBinding], span: TokenSpan) {
+        self.init(
+            prefix: prefix, keyword: keyword, bindingCount: bindings.count,
+            first: bindings.first ?? PatternBinding.placeholder, later: Array(bindings.dropFirst()), span: span)
+    }
+
+    /// A declaration of one binding, with no array made for it.
+    convenience init(prefix: DeclarationPrefix, keyword: Int, binding: PatternBinding, span: TokenSpan) {
+        self.init(prefix: prefix, keyword: keyword, bindingCount: 1, first: binding, later: [], span: span)
+    }
+
+    private init(
+        prefix: DeclarationPrefix, keyword: Int, bindingCount: Int, first: PatternBinding, later: [PatternBinding],
+        span: TokenSpan
+    ) {
         self.prefix = prefix
         self.keyword = keyword
-        self.bindings = bindings
         self.span = span
+        self.bindingCount = bindingCount
+        self.firstBinding = first
+        self.laterBindings = later
+    }
+}
+
+/// The bindings of a `VariableDecl`, in source order.
+public struct PatternBindings: RandomAccessCollection, Sendable {
+    @usableFromInline let declaration: VariableDecl
+
+    @inlinable init(_ declaration: VariableDecl) {
+        self.declaration = declaration
+    }
+
+    @inlinable public var startIndex: Int { 0 }
+    @inlinable public var endIndex: Int { declaration.bindingCount }
+
+    @inlinable public subscript(position: Int) -> PatternBinding {
+        precondition(position >= 0 && position < endIndex, "binding index out of range")
+        return position == 0 ? declaration.firstBinding : declaration.laterBindings[position - 1]
     }
 }
 
@@ -131,6 +176,10 @@ public struct PatternBinding: Sendable {
     /// Closures in the initializer expression.
     public var closures: [Closure]
     public var accessors: AccessorBlock?
+
+    /// Stands in the first binding of a declaration that has none.
+    static let placeholder = PatternBinding(
+        pattern: TokenSpan(0, 0), name: nil, type: nil, initializer: nil, closures: [], accessors: nil)
 }
 
 /// `{ get set }`, `{ willSet { } didSet { } }` or an implicit getter `{ return x }`.
