@@ -623,8 +623,10 @@ struct FileLowering {
         let typeName = plan.container != .class ? "" : context.text(plan.type.name) + (plan.type.genericParameters.map {
             "<" + genericParameterNames(context.text($0)).joined(separator: ", ") + ">"
         } ?? "")
+        // Taken out once: read through the optional plan, it was copied (and released) for every property.
+        let strippedWrapped = memberwise?.strippedWrapped
         for property in plan.properties {
-            let stripped = memberwise?.strippedWrapped.contains(property.name) ?? false
+            let stripped = strippedWrapped?.contains(property.name) ?? false
             let start = texts.count
             renderProperty(
                 property, container: plan.container, typeName: typeName, writesStorageInitializer: !stripped, context: context,

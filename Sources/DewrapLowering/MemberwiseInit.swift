@@ -128,11 +128,11 @@ func planMemberwiseInit(
 ) -> MemberwisePlan {
     let tree = context.tree
     let regions = stored.compactMap(\.placement)
-    let first = stored[0]
     // Where the indentation lies in the source: written from there, no String made of it.
-    let indent = context.indentationRange(of: first.declarationStart)
+    // The fields are read in place: `stored[0]` or `stored.last!` held in a constant was a copy of the property.
+    let indent = context.indentationRange(of: stored[0].declarationStart)
     let eol = context.lineEnding
-    var end = tree.tokens[stored.last!.declarationSpan.upper - 1].end
+    var end = tree.tokens[stored[stored.count - 1].declarationSpan.upper - 1].end
     let textStart = text.count
     var stripped: [Edit] = []
     var strippedWrapped = PropertyNames()

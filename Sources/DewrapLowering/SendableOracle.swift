@@ -146,7 +146,7 @@ struct SendableOracle {
                 return allArgumentsAreSendable()
             }
             // A wrapper's storage: as its declaration says (global-actor isolated types are Sendable).
-            switch context.wrapper(named: String(decoding: base, as: UTF8.self))?.sendable {
+            switch context.wrapper(named: base)?.sendable {
             case .always: return true
             case .whenArgumentsAre: return allArgumentsAreSendable()
             case .unknown, nil: return false
@@ -154,7 +154,7 @@ struct SendableOracle {
         }
         if Self.standardValueTypes.contains(type) { return true }
         guard let entry = fileTypeNames.index(of: type) else {
-            if let shape = context.wrapper(named: String(decoding: type, as: UTF8.self)), shape.sendable == .always { return true }
+            if let shape = context.wrapper(named: type), shape.sendable == .always { return true }
             return false
         }
         guard case .members(let index) = answers.fileTypes[entry] else {

@@ -60,11 +60,12 @@ struct SourceContext {
         return wrappersByName.add(Array(bytes[range]), shapes.shape(named: text(attribute.name.lower)))
     }
 
-    /// The wrapper named `name` (`State`, `SwiftUI.State`), if lowering knows it.
-    func wrapper(named name: String) -> WrapperShape? {
-        var utf8 = name
-        if let known = utf8.withUTF8({ wrappersByName.known($0) }) { return known }
-        return wrappersByName.add(Array(name.utf8), shapes.shape(named: name))
+    /// The wrapper named by the bytes `name` (`State`, `SwiftUI.State`), if lowering knows it.
+    /// Asked with bytes: a name asked about before (most of the Sendable oracle's
+    /// questions) is found without making a String.
+    func wrapper(named name: UnsafeBufferPointer<UInt8>) -> WrapperShape? {
+        if let known = wrappersByName.known(name) { return known }
+        return wrappersByName.add(Array(name), shapes.shape(named: String(decoding: name, as: UTF8.self)))
     }
 
     /// The access level written on a declaration (`public`, `private`, …), not a setter's `private(set)`.
