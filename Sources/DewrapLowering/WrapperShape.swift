@@ -106,9 +106,9 @@ public final class WrapperShape: Sendable {
         projectedValueTokens = projectedTokens
         if genericParameters.count == 1, wrappedValue.type == genericParameters[0] {
             let parameter = genericParameters[0]
-            plainValueSlots = PlainValueSlots(
-                storage: TypeTextSlots([name + "<", ">"]),
-                projected: projectedTokens.map { TypeTextSlots(typeTextSlots($0, at: parameter)) })
+            let storage = TypeTextSlots([name + "<", ">"])
+            let projected = projectedTokens.map { TypeTextSlots(typeTextSlots($0, at: parameter)) }
+            plainValueSlots = PlainValueSlots(storage: storage, projected: projected, projectedIsStorage: projected == storage)
         } else {
             plainValueSlots = nil
         }
@@ -121,6 +121,8 @@ public final class WrapperShape: Sendable {
     struct PlainValueSlots: Sendable {
         var storage: TypeTextSlots
         var projected: TypeTextSlots?
+        /// The projection is the storage's type (`Binding<Value>` of `Binding`): its text is the storage's.
+        var projectedIsStorage: Bool
     }
     let plainValueSlots: PlainValueSlots?
 
@@ -131,7 +133,10 @@ public final class WrapperShape: Sendable {
         var valueType = valueType
         return valueType.withUTF8 { name in
             guard isPlainTypeName(name) else { return nil }
-            return (slots.storage.filled(with: name), slots.projected.map { $0.filled(with: name) })
+            let storage = slots.storage.filled(with: name)
+            // One String for both: making a String costs some 200 instructions, or 500 past 15 bytes.
+            if slots.projectedIsStorage { return (storage, storage) }
+            return (storage, slots.projected.map { $0.filled(with: name) })
         }
     }
 
@@ -657,7 +662,7 @@ private struct TypeTextWriter {
 /// with the offsets where they were cut: filling in a name is then a few
 /// copies straight into the new String's storage (joining the pieces as
 /// Strings cost some six hundred instructions a type).
-struct TypeTextSlots: Sendable {
+struct TypeTextSlots: Sendable, Equatable {
     private let text: [UInt8]
     /// Where a name goes, in ascending order: between the pieces.
     private let cuts: [Int]

@@ -1,4 +1,4 @@
-import DewrapLowering
+@testable import DewrapLowering
 import Foundation
 import Testing
 
@@ -20,6 +20,18 @@ struct WrapperShapeTests {
     func theStandInAgreesWithTheCatalog(_ name: String) throws {
         let standIn = WrapperShapes(readingDeclarationsIn: try Fixtures.read("standin/SwiftUI", ".swift"))
         #expect(standIn.byName[name]?.description == WrapperShapes.builtIn.byName[name]?.description)
+    }
+
+    /// A plain value type fills the cut texts; a projection of the storage's own type (`Binding`'s) is the same text.
+    @Test func typesForPlainNames() throws {
+        let shapes = WrapperShapes.builtIn
+        let state = try #require(shapes.byName["State"]?.typesForPlainName("Bool"))
+        #expect(state.storage == "State<Bool>" && state.projected == "Binding<Bool>")
+        #expect(shapes.byName["State"]?.plainValueSlots?.projectedIsStorage == false)
+        let binding = try #require(shapes.byName["Binding"]?.typesForPlainName("Entry0"))
+        #expect(binding.storage == "Binding<Entry0>" && binding.projected == "Binding<Entry0>")
+        #expect(shapes.byName["Binding"]?.plainValueSlots?.projectedIsStorage == true)
+        #expect(shapes.byName["State"]?.typesForPlainName("[Int]") == nil)
     }
 
     @Test func catalogShapes() throws {
