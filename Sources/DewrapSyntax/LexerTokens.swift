@@ -13,13 +13,10 @@ extension LexerState {
             }
             punctuation(.leftParen)
         case UInt8(ascii: ")"):
+            // Only a parenthesis opened inside an interpolation comes here: the `)` that
+            // ends one, and any outside strings, are lexed by `lexCodeToken`.
             if let mode = modes.last, mode.kind == .interpolation {
-                if mode.parenDepth == 0 {
-                    modes.removeLast()
-                    i += 1
-                    emit(.interpolationEnd, start, i)
-                    return
-                }
+                precondition(mode.parenDepth > 0, "an interpolation's closing parenthesis reached lexToken")
                 modes[modes.count - 1].parenDepth -= 1
             }
             punctuation(.rightParen)

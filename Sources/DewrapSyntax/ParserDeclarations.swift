@@ -194,13 +194,7 @@ extension ParserState {
         let pattern = TokenSpan(patternStart, end)
         var type: TokenSpan?
         if consume(.colon) != nil { type = parseType() }
-        var initializer: TokenSpan?
-        if at(.equal) {
-            advance()
-            let start = index
-            scanExpression(.initializer)
-            initializer = TokenSpan(start, end)
-        }
+        let initializer = scanValueAfterEqual(.initializer)
         var accessors: AccessorBlock?
         if at(.leftBrace) { accessors = parseAccessorBlock() }
         let closures = closures(since: mark)
@@ -210,6 +204,17 @@ extension ParserState {
         }
         return PatternBinding(
             pattern: pattern, name: name, type: type, initializer: initializer, closures: closures, accessors: accessors)
+    }
+
+    /// `= expression` (a binding's initial value, a parameter's default): the
+    /// expression's span, or nil when no `=` stands here.
+    @inline(__always)
+    mutating func scanValueAfterEqual(_ flavor: ExpressionFlavor) -> TokenSpan? {
+        guard at(.equal) else { return nil }
+        advance()
+        let start = index
+        scanExpression(flavor)
+        return TokenSpan(start, end)
     }
 
     /// `(a, (b, _))`: the names it binds.
@@ -408,13 +413,7 @@ extension ParserState {
             if consume(.colon) != nil || firstName == nil && secondName == nil && !at(.comma) && !at(.rightParen) {
                 type = parseType()
             }
-            var defaultValue: TokenSpan?
-            if at(.equal) {
-                advance()
-                let valueStart = index
-                scanExpression(.basic)
-                defaultValue = TokenSpan(valueStart, end)
-            }
+            let defaultValue = scanValueAfterEqual(.basic)
             if let declared = secondName ?? firstName, tokens[declared].kind != .wildcard {
                 declare(declared, nameKind)
             }
