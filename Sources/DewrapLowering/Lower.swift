@@ -207,7 +207,11 @@ struct FileLowering {
         var properties: [WrappedProperty]
         /// The struct's memberwise init is written out.
         var writesMemberwise: Bool
+        /// A class that may have a superclass (its inheritance is not all protocols dewrap knows).
+        var isDerivedClass: Bool
         var initializers: [FunctionDecl]
+        /// A struct's non-delegating inits declared in extensions of it in this file (M-8 prologue, N-1…N-4).
+        var extensionInitializers: [FunctionDecl]
         var stored: [StoredProperty]
         /// K-1: coding keys kept for synthesized `Codable`.
         var codingKeys: CodingKeysPlan?
@@ -525,9 +529,25 @@ struct FileLowering {
             }
             writesMemberwise = true
         }
-        if container == .class && !type.inheritance.isEmpty && !initializers.isEmpty {
+        if container == .class && !initializers.isEmpty && !inheritsOnlyProtocols(type)
+            && initializersDependOnSuperclass(initializers, properties: properties, stored: stored) {
             diagnostics.append(Diagnostic(.warning, at: context.tree.tokens[type.keyword].start,
                 "cannot lower '\(context.text(type.name))': assignments in its initializers depend on whether it has a superclass, which is not supported yet"))
+            leftNames.formUnion(properties.map(\.name))
+            return nil
+        }
+        // A struct's inits in its extensions initialize its stored properties too (M-1, M-8 step 1).
+        var extensionInitializers: [FunctionDecl] = []
+        if container == .struct {
+            for typeExtension in extensions {
+                var ignored: [Member] = []
+                collectMembers(typeExtension.body?.items ?? [], placement: nil, into: &ignored, initializers: &extensionInitializers)
+            }
+            extensionInitializers.removeAll { isDelegating($0, context: context) }
+        }
+        if writesMemberwise, !extensionInitializers.isEmpty, let placed = stored.first(where: { $0.placement != nil }) {
+            diagnostics.append(Diagnostic(.warning, at: context.tree.tokens[placed.declarationStart].start,
+                "cannot lower '\(context.text(type.name))': an init in its extension would start with initial values from an '#if' region, which is not supported yet"))
             leftNames.formUnion(properties.map(\.name))
             return nil
         }
@@ -543,7 +563,47 @@ struct FileLowering {
             return nil
         }
         return TypePlan(type: type, container: container, properties: properties, writesMemberwise: writesMemberwise,
-                        initializers: initializers, stored: stored, codingKeys: codingKeys)
+                        isDerivedClass: container == .class && !inheritsOnlyProtocols(type),
+                        initializers: initializers, extensionInitializers: extensionInitializers, stored: stored,
+                        codingKeys: codingKeys)
+    }
+
+    /// Whether every entry of a type's inheritance clause is a protocol: one of the standard library's
+    /// or SwiftUI's that classes adopt, or one declared in the input or `--wrapper-sources`. A class
+    /// that inherits only protocols is a root class (its inits have no `super.init` to call).
+    private func inheritsOnlyProtocols(_ type: TypeDecl) -> Bool {
+        type.inheritance.allSatisfy { entry in
+            inheritedNames(entry, context: context).allSatisfy { name in
+                Self.knownProtocols.contains(name) || context.shapes.protocolParents[name] != nil
+            }
+        }
+    }
+
+    /// Protocols of the standard library, Foundation, Combine and SwiftUI that a class may adopt.
+    private static let knownProtocols: Set<String> = [
+        "ObservableObject", "Identifiable", "Hashable", "Equatable", "Comparable", "Codable", "Encodable", "Decodable",
+        "Sendable", "AnyObject", "CustomStringConvertible", "CustomDebugStringConvertible", "Error", "LocalizedError",
+        "CustomReflectable", "RawRepresentable", "CaseIterable", "Observable", "DynamicProperty",
+    ]
+
+    /// Whether the user inits' rewrite (N-1…N-4) would differ with a superclass and without: only
+    /// then does dewrap need to know whether the class has one (an init that assigns no wrapped
+    /// property before `self` is complete reads the same either way).
+    private func initializersDependOnSuperclass(
+        _ initializers: [FunctionDecl], properties: [WrappedProperty], stored: [StoredProperty]
+    ) -> Bool {
+        let wrapped = Dictionary(properties.filter { !$0.isStatic }.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let required = Set(stored.filter { !$0.isInitializedAtDeclaration }.map(\.name))
+        var root = InitializerRewrite(context: context, required: required, wrapped: wrapped, isDerivedClass: false)
+        var derived = InitializerRewrite(context: context, required: required, wrapped: wrapped, isDerivedClass: true)
+        for initializer in initializers {
+            if let body = initializer.body {
+                root.rewrite(body)
+                derived.rewrite(body)
+            }
+        }
+        return root.edits.map(\.text) != derived.edits.map(\.text) || root.edits.map(\.start) != derived.edits.map(\.start)
+            || root.diagnostics.map(\.message) != derived.diagnostics.map(\.message)
     }
 
     /// A variable declaration among a type's members, and the `#if` branch it sits in. A struct, not a
@@ -584,6 +644,7 @@ struct FileLowering {
         guard !context.hasModifier(.static, in: prefix) && !context.hasModifier(.class, in: prefix) else { return }
         let access = context.declaredAccess(prefix)
         let isLet = context.word(declaration.keyword) == .let
+        let resultBuilder = prefix.attributes.isEmpty ? nil : prefix.attributes.first { context.isResultBuilder($0) }
         // By index, each binding's fields read in place: `for binding in declaration.bindings` copies each
         // binding, retaining and releasing its arrays.
         for index in declaration.bindings.indices {
@@ -603,7 +664,8 @@ struct FileLowering {
             if binding.name == nil || context.hasModifier(.lazy, in: prefix) { type = nil }
             result.append(StoredProperty(
                 name: context.text(binding.pattern), declaration: declaration, binding: declaration.bindings[index], wrapped: nil,
-                type: type, isLet: isLet, access: access, placement: placement))
+                type: type, isLet: isLet, access: access, placement: placement,
+                resultBuilder: resultBuilder.map { TokenSpan($0.atSign, $0.name.upper) }))
         }
     }
 
@@ -647,13 +709,22 @@ struct FileLowering {
         if let insertion = plan.codingKeys?.insertion {
             result.append(insertion)
         }
-        if !plan.initializers.isEmpty {
+        if let memberwise {
+            for initializer in plan.extensionInitializers {
+                let start = texts.count
+                guard let prologue = extensionInitPrologue(
+                    for: initializer, stored: plan.stored, plan: memberwise, context: context, into: &texts) else { continue }
+                pending.append(PendingText(edit: result.count, text: start..<texts.count))
+                result.append(prologue)
+            }
+        }
+        if !plan.initializers.isEmpty || !plan.extensionInitializers.isEmpty {
             let wrapped = Dictionary(plan.properties.filter { !$0.isStatic }.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
             let required = Set(plan.stored.filter { !$0.isInitializedAtDeclaration }.map(\.name))
             var rewrite = InitializerRewrite(
                 context: context, required: required, wrapped: wrapped,
-                isDerivedClass: plan.container == .class && !plan.type.inheritance.isEmpty)
-            for initializer in plan.initializers {
+                isDerivedClass: plan.isDerivedClass)
+            for initializer in plan.initializers + plan.extensionInitializers {
                 if let body = initializer.body { rewrite.rewrite(body) }
             }
             result += rewrite.edits

@@ -23,10 +23,12 @@ struct StoredProperty {
     /// Included in the memberwise init (M-2). Decided once: the inits ask it several
     /// times a property, and for a wrapped one it compares access Strings.
     let isIncluded: Bool
+    /// A result builder attribute (`@ViewBuilder`), which its memberwise parameter carries too (M-4).
+    let resultBuilder: TokenSpan?
 
     init(
         name: String, declaration: VariableDecl, binding: PatternBinding, wrapped: WrappedProperty?, type: String?,
-        isLet: Bool, access: String?, placement: Placement?
+        isLet: Bool, access: String?, placement: Placement?, resultBuilder: TokenSpan? = nil
     ) {
         self.name = name
         declarationStart = declaration.prefix.start
@@ -37,6 +39,7 @@ struct StoredProperty {
         self.isLet = isLet
         self.access = access
         self.placement = placement
+        self.resultBuilder = resultBuilder
         if let wrapped {
             isIncluded = !(wrapped.isBelowInternal && wrapped.storageInitializedAtDeclaration)
         } else {
@@ -101,6 +104,8 @@ struct PropertyNames {
     func contains(_ name: String) -> Bool {
         names.contains(name)
     }
+
+    var hasAny: Bool { !names.isEmpty }
 }
 
 /// Why the memberwise init of a struct cannot be written out, if it cannot:
@@ -306,7 +311,11 @@ private func renderInits(
                 let valueType = nilLiteralParameterType(wrapped, context: context) ?? wrapped.storageValueType
                 text += name
                 text.write(literal: ": ")
-                if autoclosure { text.write(literal: "@autoclosure @escaping () -> ") }
+                if autoclosure {
+                    text.write(literal: "@autoclosure @escaping () -> ")
+                } else if let written = stored[index].binding.type, context.isFunctionType(written) {
+                    text.write(literal: "@escaping ")  // M-4, as for a plain property
+                }
                 text += valueType
                 if let initializer = wrapped.initializer {
                     text.write(literal: " = ")
@@ -326,8 +335,14 @@ private func renderInits(
             }
         } else {
             let type = stored[index].type ?? ""
+            if let builder = stored[index].resultBuilder {
+                text.append(builder, from: context)
+                text.write(literal: " ")
+            }
             text += name
             text.write(literal: ": ")
+            // M-4: a function-typed property is taken `@escaping` (only a written type can be one).
+            if let written = stored[index].binding.type, context.isFunctionType(written) { text.write(literal: "@escaping ") }
             text += type
             if let initializer = stored[index].binding.initializer {
                 text.write(literal: " = ")
@@ -447,4 +462,59 @@ func argumentLabels(_ arguments: TokenSpan?, context: SourceContext) -> [String]
         }
     }
     return labels
+}
+
+/// SPEC Corrections, M-8 step 1: a non-delegating init in an extension starts with every
+/// stored property that has a declaration initializer already initialized. Where the
+/// memberwise plan moved those initializers into its inits, such an init begins with
+/// them instead (step 4's prologue), so that its own assignments mean what they meant.
+/// The statements, each on a line of its own, to insert after the body's `{`; empty
+/// when the plan stripped nothing.
+func extensionInitPrologue(
+    for initializer: FunctionDecl, stored: [StoredProperty], plan: MemberwisePlan, context: SourceContext,
+    into text: inout CodeText
+) -> Edit? {
+    guard let body = initializer.body, !plan.strippedInitializers.isEmpty || plan.strippedWrapped.hasAny else { return nil }
+    let stripped = Set(plan.strippedInitializers.map(\.start))
+    let tokens = context.tree.tokens
+    let indent = context.indentation(of: body.items.isEmpty ? initializer.prefix.start : firstToken(of: body.items[0], in: body))
+        + (body.items.isEmpty ? context.indentUnit : "")
+    let start = text.count
+    for property in stored where property.isIncluded {
+        if let wrapped = property.wrapped {
+            guard plan.strippedWrapped.contains(property.name) else { continue }
+            text += context.lineEnding + indent + "self._" + property.name + " = "
+            _ = writeStorageInitializer(for: wrapped, context: context, to: &text)
+        } else if let initializer = property.binding.initializer,
+                  stripped.contains(tokens[(property.binding.type?.upper ?? property.binding.pattern.upper) - 1].end) {
+            text += context.lineEnding + indent + "self." + property.name + " = "
+            text.append(initializer, from: context)
+        }
+    }
+    guard text.count > start else { return nil }
+    let position = tokens[body.open].end
+    return Edit(start: position, end: position, text: [])
+}
+
+/// Whether an init delegates (`self.init(…)` in its body): its stored properties are then
+/// initialized by the init it calls.
+func isDelegating(_ initializer: FunctionDecl, context: SourceContext) -> Bool {
+    guard let body = initializer.body else { return false }
+    let tokens = context.tree.tokens
+    let end = body.close ?? tokens.count - 1
+    return (body.open..<max(body.open, end - 2)).contains { i in
+        tokens[i].word == .`self` && tokens[i + 1].kind == .period && tokens[i + 2].word == .`init`
+    }
+}
+
+/// The first token of a body's first item (a statement's or declaration's), for its indentation.
+private func firstToken(of item: Item, in body: Block) -> Int {
+    switch item {
+    case .statement(let statement): return statement.span.lower
+    case .variable(let variable): return variable.prefix.start
+    case .function(let function): return function.prefix.start
+    case .type(let type): return type.prefix.start
+    case .ifConfig(let ifConfig): return ifConfig.span.lower
+    case .other(let other): return other.prefix.start
+    }
 }

@@ -238,12 +238,13 @@ func analyzeProperty(
     if isClass {
         return .leave(Diagnostic(.error, at: nameOffset, "class stored properties not supported in classes; did you mean 'static'?"))
     }
+    // Only `@available(*, unavailable)`: one platform's unavailability (`@available(tvOS, unavailable)`) is
+    // accepted when compiling for the others (SPEC Corrections), and stays on `x` and `_$x`.
     if let unavailable = declaration.prefix.attributes.first(where: { attribute in
-        context.token(attribute.name.lower, isSpelled: "available") && attribute.arguments.map { arguments in
-            (arguments.lower..<arguments.upper).contains {
-                context.token($0, isSpelled: "unavailable") || context.token($0, isSpelled: "introduced")
-            }
-        } == true
+        guard context.token(attribute.name.lower, isSpelled: "available"), let arguments = attribute.innerArguments,
+              context.tree.tokens[arguments.lower].kind == .binaryOperator || context.token(arguments.lower, isSpelled: "*")
+        else { return false }
+        return (arguments.lower..<arguments.upper).contains { context.token($0, isSpelled: "unavailable") }
     }) {
         return .leave(Diagnostic(.error, at: tree.tokens[unavailable.name.lower].start,
             "stored properties cannot be marked unavailable with '@available'"))
@@ -271,6 +272,12 @@ func analyzeProperty(
         return .leave(Diagnostic(.warning, at: nameOffset, "cannot lower '\(name)': '\(wrapper.name)' has no init(wrappedValue:)"))
     }
     // Published outside a class instance: its `wrappedValue` is unavailable, and only the enclosing-instance subscript works.
+    // SPEC Corrections, X-1: an actor is a reference type and the compiler goes through the subscript, but
+    // explicit Swift cannot: it needs key paths to the actor-isolated `x` and `_x`, which cannot be formed.
+    if wrapper.wrappedValue.unavailable != nil, container == .actor, !isStatic, wrapper.enclosingInstance != nil {
+        return .leave(Diagnostic(.warning, at: nameOffset,
+            "cannot lower '\(name)': in an actor, '\(wrapper.name)' goes through the enclosing-instance subscript, whose key paths to actor-isolated properties explicit Swift cannot form"))
+    }
     if let message = wrapper.wrappedValue.unavailable, !(container == .class && !isStatic && wrapper.enclosingInstance != nil) {
         return .leave(Diagnostic(.error, at: attributeOffset, "'wrappedValue' is unavailable" + (message.isEmpty ? "" : ": " + message)))
     }
@@ -442,8 +449,20 @@ private func genericArguments(fromMetatypeArguments text: String, of wrapper: Wr
         for (type, argument) in zip(initializer.parameterTypes, arguments) {
             let pattern = typeTokens(type)
             let value = typeTokens(argument.value)
+            // `\.self` for `KeyPath<Root, Value>`: the identity key path, so `Value` is `Root`
+            // (`@Environment(\.self)` reads `EnvironmentValues`). Any other key path's value type
+            // is known only from a declaration of its member.
+            if pattern.count == 6, pattern[0] == "KeyPath", pattern[1] == "<", pattern[3] == ",", pattern[5] == ">",
+               wrapper.genericParameters.contains(pattern[4]), !wrapper.genericParameters.contains(pattern[2]),
+               value == ["\\", ".", "self"] {
+                bindings[pattern[4]] = [pattern[2]]
+                continue
+            }
+            // `Model.self` for `Value.Type` (not a key path's `\.self`).
             guard pattern.count == 3, pattern[1] == ".", pattern[2] == "Type", wrapper.genericParameters.contains(pattern[0]),
-                  value.count >= 3, value[value.count - 2] == ".", value.last == "self" else { continue }
+                  value.count >= 3, value[value.count - 2] == ".", value.last == "self",
+                  let first = value.first?.utf8.first, first == UInt8(ascii: "_") || first >= 0x80
+                    || (first | 0x20 >= UInt8(ascii: "a") && first | 0x20 <= UInt8(ascii: "z")) else { continue }
             bindings[pattern[0]] = Array(value.dropLast(2))
         }
         if !bindings.isEmpty { return bindings }
@@ -484,7 +503,7 @@ func attributeTypeName(_ attribute: Attribute, context: SourceContext) -> String
 func isUnknownWrapperCandidate(_ attribute: Attribute, context: SourceContext) -> Bool {
     guard context.wrapper(of: attribute) == nil else { return false }
     let name = context.text(attribute.name.lower)
-    guard let first = name.unicodeScalars.first, first.properties.isUppercase else { return false }
+    guard let first = name.unicodeScalars.first, first.properties.isUppercase, !context.isResultBuilder(attribute) else { return false }
     // The language's own attributes, and library attributes and attached macros known not to be property wrappers.
     return !isCompilerAttribute(name) && ![
         "ViewBuilder", "GlobalActor", "TaskLocal", "ObservationIgnored", "ObservationTracked", "Attribute", "Relationship",

@@ -507,6 +507,11 @@ private func readMember(
         }
     }
     let writable: WrapperShape.Setter = kind == .class ? .nonmutating : .mutating
+    // SPEC Corrections, setter access: a setter declared `private(set)` or `fileprivate(set)` is not
+    // one a property using the wrapper can call (it lies in another type): such a member is get-only.
+    let setterIsHidden = variable.prefix.modifiers.contains { modifier in
+        modifier.detail != nil && (context.word(modifier.keyword) == .private || context.word(modifier.keyword) == .fileprivate)
+    }
     switch binding.accessors?.content {
     case nil:
         // Stored.
@@ -536,6 +541,10 @@ private func readMember(
                 continue
             }
         }
+    }
+    if setterIsHidden {
+        member.setter = .none
+        member.needsModify = false
     }
     return member
 }
