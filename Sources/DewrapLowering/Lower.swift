@@ -568,14 +568,14 @@ struct FileLowering {
                         codingKeys: codingKeys)
     }
 
-    /// Whether every entry of a type's inheritance clause is a protocol: one of the standard library's
-    /// or SwiftUI's that classes adopt, or one declared in the input or `--wrapper-sources`. A class
-    /// that inherits only protocols is a root class (its inits have no `super.init` to call).
+    /// Whether a class's inheritance clause names no superclass: a superclass must come first, so it
+    /// is enough that the first entry is a protocol, one of the standard library's or SwiftUI's that
+    /// classes adopt, or one declared in the input or `--wrapper-sources`. Such a class is a root
+    /// class (its inits have no `super.init` to call).
     private func inheritsOnlyProtocols(_ type: TypeDecl) -> Bool {
-        type.inheritance.allSatisfy { entry in
-            inheritedNames(entry, context: context).allSatisfy { name in
-                Self.knownProtocols.contains(name) || context.shapes.protocolParents[name] != nil
-            }
+        guard let first = type.inheritance.first else { return true }
+        return inheritedNames(first, context: context).allSatisfy { name in
+            Self.knownProtocols.contains(name) || context.shapes.protocolParents[name] != nil
         }
     }
 

@@ -249,6 +249,10 @@ func analyzeProperty(
         return .leave(Diagnostic(.error, at: tree.tokens[unavailable.name.lower].start,
             "stored properties cannot be marked unavailable with '@available'"))
     }
+    // `` `enum` ``: `_x`, `_$x` and the inits' parameters would each need the backticks handled apart.
+    if context.bytes[tree.tokens[nameToken].start] == UInt8(ascii: "`") {
+        return .leave(Diagnostic(.warning, at: nameOffset, "cannot lower \(name): a name written in backticks is not supported yet"))
+    }
     var willSet: Observer?
     var didSet: Observer?
     if let accessors = declaration.bindings[0].accessors {
