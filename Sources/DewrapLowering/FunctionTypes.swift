@@ -53,7 +53,12 @@ extension SourceContext {
             case .leftParen, .leftSquare: depth += 1
             case .rightParen, .rightSquare: depth -= 1
             case .arrow where depth == 0: return true
-            default: break
+            case .arrow: break
+            default:
+                // Generic arguments: `<` and `>` (also `>>`) are operator tokens in a type.
+                for byte in bytes[tokens[index].range] {
+                    if byte == UInt8(ascii: "<") { depth += 1 } else if byte == UInt8(ascii: ">") { depth -= 1 }
+                }
             }
         }
         // `(() -> Void)`: one parenthesized element.
