@@ -26,6 +26,9 @@ struct SourceContext {
     /// table is a pass over the file and an array of every line's start.
     var lines: LineTable { lineTable.table(of: bytes) }
     private let lineTable = LazyLineTable()
+    /// The file's declarations that initial values can name (Decision 5, revised), made on first use.
+    var declarationIndex: DeclarationIndex { declarations.index(of: self) }
+    private let declarations = LazyDeclarationIndex()
     /// The wrappers lowering knows: the catalog, `--wrapper-sources`, and those declared in this file.
     var shapes: WrapperShapes {
         didSet { wrappersByName = WrappersByName() }
@@ -337,6 +340,17 @@ final class LazyLineTable {
         let made = LineTable(bytes)
         table = made
         return made
+    }
+}
+
+final class LazyDeclarationIndex {
+    private var made: DeclarationIndex?
+
+    func index(of context: SourceContext) -> DeclarationIndex {
+        if let made { return made }
+        let index = DeclarationIndex(context: context)
+        made = index
+        return index
     }
 }
 

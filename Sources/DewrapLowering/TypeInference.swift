@@ -2,8 +2,9 @@ import DewrapSyntax
 
 /// The type of an initial value when it can be read off the tokens for
 /// certain (SPEC Decision 5): literals, arrays and dictionaries of them,
-/// `T(…)`, `T.init(…)`, `T<A>(…)`, `[T]()`, `[K: V]()`, `T?.none`, `e as T`.
-/// Anything else (`Tab.home`, `make()`, `.shared`) is nil: never guessed.
+/// `T(…)`, `T.init(…)`, `T<A>(…)`, `[T]()`, `[K: V]()`, `T?.none`, `e as T`, and
+/// names of declarations the file has (`Tab.home` for a declared `enum Tab`; see
+/// `declaredType(of:)`). Anything else (`make()` undeclared, `.shared`) is nil: never guessed.
 /// Methods of the context, which they borrow (a value holding a copy of the
 /// context would retain and release each of its arrays and tables).
 extension SourceContext {
@@ -18,7 +19,7 @@ extension SourceContext {
            asIndex + 1 < span.upper, tokens[asIndex + 1].kind != .postfixQuestionMark, tokens[asIndex + 1].kind != .exclamationMark {
             return text(TokenSpan(asIndex + 1, span.upper))
         }
-        return nil
+        return declaredType(of: span)
     }
 
     /// A literal, a collection literal or `T(…)`, `[T]()`, `T?.none`, written as all of `span`.

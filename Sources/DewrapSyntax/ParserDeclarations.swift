@@ -214,6 +214,8 @@ extension ParserState {
         advance()
         let start = index
         scanExpression(flavor)
+        // `let a = , b`: a missing value would make `b` look like another declaration.
+        if end <= start { report("expected an expression after '='") }
         return TokenSpan(start, end)
     }
 

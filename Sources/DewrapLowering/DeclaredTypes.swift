@@ -1,0 +1,155 @@
+import DewrapSyntax
+
+// SPEC Decision 5, revised: a type is also certain when a declaration dewrap has
+// says it, and only then. These are the file's own declarations: enum cases,
+// static and global `let`/`var` with a written type or a certain initial value,
+// static and global functions with a written return type. Two declarations of
+// one name make it uncertain again.
+
+/// The declarations of one file that initial values can name, indexed by name.
+/// Made on first use: most initial values are literals or `T(…)`, read without it.
+final class DeclarationIndex {
+    /// A `let`/`var` whose type follows from its annotation or its initial value.
+    struct Value {
+        var type: TokenSpan?
+        var initializer: TokenSpan?
+        /// The type that declares it (for `Self`), nil for a global.
+        var owner: String?
+    }
+
+    /// Non-extension types by simple name, with their kind; a name declared twice maps to nil.
+    private(set) var types: [String: TypeKind?] = [:]
+    /// Enum cases by enum name, then case name: whether the case has a payload.
+    private(set) var cases: [String: [String: Bool]] = [:]
+    /// Static members (`Type.name`) and globals (`""`), by owner then name; declared twice: nil.
+    private(set) var values: [String: [String: Value?]] = [:]
+    /// Static functions and global functions with a written return type; overloaded: nil.
+    private(set) var functions: [String: [String: (returnType: TokenSpan, owner: String?)?]] = [:]
+    /// How deep look-ups are nested (a value's initial value names another declaration): cycles end here.
+    var depth = 0
+
+    init(context: SourceContext) {
+        visit(context.tree.items, owner: nil, context: context)
+    }
+
+    private func visit(_ items: [Item], owner: String?, context: SourceContext) {
+        for item in items {
+            switch item {
+            case .type(let type):
+                let name = context.text(type.name)
+                if type.kind != .extension {
+                    let simple = lastComponent(name)
+                    types[simple] = types[simple] == nil ? .some(type.kind) : .some(nil)
+                }
+                // A generic type's members have types in terms of its parameters: not read.
+                guard type.genericParameters == nil, let body = type.body else { continue }
+                visit(body.items, owner: lastComponent(name), context: context)
+            case .ifConfig(let ifConfig):
+                // Only one branch is compiled: a name declared in two is counted twice (uncertain).
+                for clause in ifConfig.clauses { visit(clause.items, owner: owner, context: context) }
+            case .other(let other) where other.kind == .enumCase:
+                guard let owner else { continue }
+                for name in other.names {
+                    let hasPayload = name + 1 < context.tree.tokens.count && context.tree.tokens[name + 1].kind == .leftParen
+                    cases[owner, default: [:]][context.text(name)] = hasPayload
+                }
+            case .variable(let variable):
+                guard owner == nil || isStatic(variable.prefix, context: context) else { continue }
+                for binding in variable.bindings {
+                    guard let name = binding.name else { continue }
+                    let key = owner ?? ""
+                    let value = Value(type: binding.type, initializer: binding.initializer, owner: owner)
+                    let text = context.text(name)
+                    values[key, default: [:]][text] = values[key]?[text] == nil ? .some(value) : .some(nil)
+                }
+            case .function(let function) where function.kind == .function:
+                guard owner == nil || isStatic(function.prefix, context: context), let name = function.name else { continue }
+                let key = owner ?? ""
+                let text = context.text(name)
+                let entry = function.returnType.map { (returnType: $0, owner: owner) }
+                functions[key, default: [:]][text] = functions[key]?[text] == nil ? .some(entry) : .some(nil)
+            default:
+                continue
+            }
+        }
+    }
+
+    private func isStatic(_ prefix: DeclarationPrefix, context: SourceContext) -> Bool {
+        context.hasModifier(.static, in: prefix) || context.hasModifier(.class, in: prefix)
+    }
+}
+
+private func lastComponent(_ name: String) -> String {
+    name.split(separator: ".").last.map(String.init) ?? name
+}
+
+extension SourceContext {
+    /// The type of an initial value that names a declaration of this file: `Tab.home`
+    /// (`Tab`), `Tab.detail(3)`, `Store.shared`, `Order.preview()`, `defaultScale`,
+    /// `makeStore()`. Nil when no declaration, or more than one, says it.
+    func declaredType(of span: TokenSpan) -> String? {
+        let index = declarationIndex
+        guard index.depth < 8, !span.isEmpty else { return nil }
+        index.depth += 1
+        defer { index.depth -= 1 }
+        let tokens = tree.tokens
+        // A dotted chain of names, then at most one call as the last thing.
+        var names: [Int] = []
+        var i = span.lower
+        while i < span.upper, tokens[i].kind == .identifier {
+            names.append(i)
+            i += 1
+            guard i < span.upper, tokens[i].kind == .period else { break }
+            i += 1
+        }
+        var isCall = false
+        if i < span.upper {
+            guard tokens[i].kind == .leftParen, closingIndex(from: i) == span.upper - 1 else { return nil }
+            isCall = true
+        }
+        guard !names.isEmpty, i == span.upper || isCall else { return nil }
+        // A local of the same name (a parameter, a `let` in the body) is what the name means there.
+        let first = bytes[tokens[names[0]].range]
+        if tree.nearestLocalName(at: names[0], where: { token($0.token, isSpelled: first) }) != nil { return nil }
+        let member = text(names[names.count - 1])
+        if names.count == 1 {
+            // A global (or a static member of some type named without `Self.`: then uncertain).
+            let declaredAsStatic = index.values.contains { $0.key != "" && $0.value[member] != nil }
+                || index.functions.contains { $0.key != "" && $0.value[member] != nil }
+            guard !declaredAsStatic else { return nil }
+            return isCall ? functionType(index.functions[""]?[member]) : valueType(index.values[""]?[member])
+        }
+        // `A.B.member`: the type is `A.B`, looked up by its last component.
+        let typeText = text(TokenSpan(names[0], names[names.count - 2] + 1))
+        let typeName = text(names[names.count - 2])
+        switch index.types[typeName] {
+        case .some(.none):
+            return nil  // two types of that name
+        case .some(.some(let kind)):
+            if kind == .enum, let hasPayload = index.cases[typeName]?[member] {
+                return hasPayload == isCall ? typeText : nil
+            }
+        case .none:
+            break  // a type of another module: its static members declared in an extension here still count
+        }
+        return isCall ? functionType(index.functions[typeName]?[member]) : valueType(index.values[typeName]?[member])
+    }
+
+    private func valueType(_ value: DeclarationIndex.Value??) -> String? {
+        guard case .some(.some(let value)) = value else { return nil }
+        if let type = value.type { return selfReplaced(text(type), owner: value.owner) }
+        return value.initializer.flatMap(inferredType(of:))
+    }
+
+    private func functionType(_ function: (returnType: TokenSpan, owner: String?)??) -> String? {
+        guard case .some(.some(let function)) = function else { return nil }
+        return selfReplaced(text(function.returnType), owner: function.owner)
+    }
+
+    /// `Self` (a whole type) names the declaring type; anything else holding it is not read, nor an
+    /// opaque `some P` (a stored property cannot have one spelled out).
+    private func selfReplaced(_ type: String, owner: String?) -> String? {
+        if type == "Self" { return owner }
+        return type.contains("Self") || type.hasPrefix("some ") ? nil : type
+    }
+}
