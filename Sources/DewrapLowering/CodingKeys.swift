@@ -60,11 +60,23 @@ func planCodingKeys(
         var plan = CodingKeysPlan()
         let names = Set(wrapped.map(\.name))
         var renamed: Set<String> = []
-        for case .other(let declaration) in userKeys.body?.items ?? [] where declaration.kind == .enumCase {
+        let cases = (userKeys.body?.items ?? []).compactMap { item -> OtherDecl? in
+            if case .other(let declaration) = item, declaration.kind == .enumCase { return declaration }
+            return nil
+        }
+        var hasStringRawType = userKeys.inheritance.contains(where: { inheritedNames($0, context: context).contains("String") })
+        for declaration in cases {
             for name in declaration.names where names.contains(context.text(name)) {
                 let text = context.text(name)
                 let hasRawValue = name + 1 < tokens.count && tokens[name + 1].kind == .equal
-                guard hasRawValue || userKeys.inheritance.contains(where: { inheritedNames($0, context: context).contains("String") }) else {
+                if !hasRawValue && !hasStringRawType, let first = userKeys.inheritance.first,
+                   let edit = stringRawType(before: first, cases: cases, context: context) {
+                    // SPEC Corrections, K-1: without a raw type a case's string value is its name, as it is
+                    // with `String` and no raw value of its own; `case _x = "x"` then keeps the key.
+                    plan.tokenEdits.append(edit)
+                    hasStringRawType = true
+                }
+                guard hasRawValue || hasStringRawType else {
                     return .impossible(Diagnostic(.warning, at: tokens[name].start,
                         "cannot lower '\(typeName)': its coding key '\(text)' would need the raw value \"\(text)\" (K-1), and 'CodingKeys' has no String raw type"))
                 }
@@ -129,4 +141,25 @@ func planCodingKeys(
         position = tokens[close].start
     }
     return .plan(CodingKeysPlan(insertion: Edit(start: position, end: position, text: Array(text.utf8))))
+}
+
+/// Protocols a coding-key enum commonly lists first that are certainly not a raw type.
+private let protocolsNotRawTypes: Set<String> = [
+    "CodingKey", "CaseIterable", "Sendable", "Hashable", "Equatable", "CustomStringConvertible", "CustomDebugStringConvertible",
+]
+
+/// The edit that gives a user-declared `CodingKeys` the raw type `String` (`enum CodingKeys: String, CodingKey`),
+/// when it certainly has no raw type: its first inheritance entry (where a raw type must be) names only
+/// protocols known not to be one, and no case has a payload or a raw value. Nil otherwise.
+private func stringRawType(before first: TokenSpan, cases: [OtherDecl], context: SourceContext) -> Edit? {
+    let tokens = context.tree.tokens
+    let names = inheritedNames(first, context: context)
+    guard !names.isEmpty, names.allSatisfy(protocolsNotRawTypes.contains) else { return nil }
+    for declaration in cases {
+        for name in declaration.names where name + 1 < tokens.count && [.leftParen, .equal].contains(tokens[name + 1].kind) {
+            return nil
+        }
+    }
+    let token = tokens[first.lower]
+    return Edit(start: token.start, end: token.end, text: Array(("String, " + context.text(first.lower)).utf8))
 }
