@@ -146,7 +146,7 @@ struct InitializerRewrite {
         if !qualified, context.tree.nearestLocalName(at: i, where: { context.token($0.token, isSpelled: spelling) }) != nil {
             return
         }
-        guard property.wrapper.hasInitWrappedValue && property.storageStart != .attributeArguments else {
+        guard property.reinitializesFromWrappedValue else {
             // Where swiftc puts it: at the `=`.
             diagnostics.append(Diagnostic(.error, at: tokens[i + 1].start, "'self' used before all stored properties are initialized"))
             return

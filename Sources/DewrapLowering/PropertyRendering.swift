@@ -328,7 +328,7 @@ func writeStorageInitializer<Output: CodeOutput>(
     case .attributeArguments:
         text.write(string: name)
         text.write(literal: "(")
-        text.append(property.attributeArguments!, from: context)
+        if let arguments = property.attributeArguments { text.append(arguments, from: context) }
         text.write(literal: ")")
     case .optionalNil:
         text.write(string: name)
