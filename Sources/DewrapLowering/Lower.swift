@@ -209,6 +209,8 @@ struct FileLowering {
         var writesMemberwise: Bool
         var initializers: [FunctionDecl]
         var stored: [StoredProperty]
+        /// The type's extensions in the file (their members count for `StaticQualification`).
+        var extensions: [TypeDecl]
         /// K-1: coding keys kept for synthesized `Codable`.
         var codingKeys: CodingKeysPlan?
     }
@@ -543,7 +545,7 @@ struct FileLowering {
             return nil
         }
         return TypePlan(type: type, container: container, properties: properties, writesMemberwise: writesMemberwise,
-                        initializers: initializers, stored: stored, codingKeys: codingKeys)
+                        initializers: initializers, stored: stored, extensions: extensions, codingKeys: codingKeys)
     }
 
     /// A variable declaration among a type's members, and the `#if` branch it sits in. A struct, not a
@@ -616,9 +618,13 @@ struct FileLowering {
         into result: inout [Edit]
     ) {
         let tokens = context.tree.tokens
+        // Its members are read only if a copied expression names something that could be one.
+        let qualification = StaticQualification(type: plan.type, extensions: plan.extensions, context: context)
         // Rendered now that `$x` rewrites are known, so copied defaults carry them.
         let memberwise = plan.writesMemberwise
-            ? planMemberwiseInit(type: plan.type, stored: plan.stored, sendable: sendable, context: context, into: &texts) : nil
+            ? planMemberwiseInit(
+                type: plan.type, stored: plan.stored, sendable: sendable, qualification: qualification, context: context,
+                into: &texts) : nil
         // The key path root of the enclosing-instance subscript, which only a class's properties use.
         let typeName = plan.container != .class ? "" : context.text(plan.type.name) + (plan.type.genericParameters.map {
             "<" + genericParameterNames(context.text($0)).joined(separator: ", ") + ">"
@@ -652,7 +658,7 @@ struct FileLowering {
             let required = Set(plan.stored.filter { !$0.isInitializedAtDeclaration }.map(\.name))
             var rewrite = InitializerRewrite(
                 context: context, required: required, wrapped: wrapped,
-                isDerivedClass: plan.container == .class && !plan.type.inheritance.isEmpty)
+                isDerivedClass: plan.container == .class && !plan.type.inheritance.isEmpty, qualification: qualification)
             for initializer in plan.initializers {
                 if let body = initializer.body { rewrite.rewrite(body) }
             }

@@ -123,8 +123,10 @@ func memberwiseInitProblem(type: TypeDecl, stored: [StoredProperty], context: So
 }
 
 /// The written-out inits for a struct that `memberwiseInitProblem` passed, written to `text`.
+/// `qualification` gives the type's members named in copied initial values and attribute arguments `Self.` in the bodies.
 func planMemberwiseInit(
-    type: TypeDecl, stored: [StoredProperty], sendable: SendableOracle, context: SourceContext, into text: inout CodeText
+    type: TypeDecl, stored: [StoredProperty], sendable: SendableOracle, qualification: StaticQualification,
+    context: SourceContext, into text: inout CodeText
 ) -> MemberwisePlan {
     let tree = context.tree
     let regions = stored.compactMap(\.placement)
@@ -150,8 +152,8 @@ func planMemberwiseInit(
             text.write(eol, directiveIndent, clause.directive)
             stripped += configuration.withUnsafeBufferPointer { configuration in
                 renderInits(
-                    type: type, stored: configuration, indent: indent, sendable: sendable, context: context,
-                    into: &text, strippedWrapped: &strippedWrapped)
+                    type: type, stored: configuration, indent: indent, sendable: sendable, qualification: qualification,
+                    context: context, into: &text, strippedWrapped: &strippedWrapped)
             }
         }
         text.write(eol, directiveIndent, "#endif")
@@ -162,8 +164,8 @@ func planMemberwiseInit(
         text += eol
         stripped = stored.withUnsafeBufferPointer { stored in
             renderInits(
-                type: type, stored: stored, indent: indent, sendable: sendable, context: context,
-                into: &text, strippedWrapped: &strippedWrapped)
+                type: type, stored: stored, indent: indent, sendable: sendable, qualification: qualification,
+                context: context, into: &text, strippedWrapped: &strippedWrapped)
         }
     }
     return MemberwisePlan(
@@ -182,8 +184,8 @@ func planMemberwiseInit(
 /// goes rather than into a text of its own to be copied after. The properties
 /// are read in place through a buffer (see `StoredProperty`).
 private func renderInits(
-    type: TypeDecl, stored: UnsafeBufferPointer<StoredProperty>, indent: Range<Int>, sendable: SendableOracle, context: SourceContext,
-    into text: inout CodeText, strippedWrapped: inout PropertyNames
+    type: TypeDecl, stored: UnsafeBufferPointer<StoredProperty>, indent: Range<Int>, sendable: SendableOracle,
+    qualification: StaticQualification, context: SourceContext, into text: inout CodeText, strippedWrapped: inout PropertyNames
 ) -> [Edit] {
     let tree = context.tree
     let unit = context.indentUnit
@@ -277,7 +279,7 @@ private func renderInits(
                 text += stored[index].name
                 text.write(literal: " = ")
                 // None without a construction at the declaration: the statement is taken back.
-                let written = writeStorageInitializer(for: wrapped, context: context, to: &text)
+                let written = writeStorageInitializer(for: wrapped, qualifying: qualification, context: context, to: &text)
                 assert(written == wrapped.storageInitializedAtDeclaration)
                 if !written { text.truncate(to: statementStart) }
             } else if let initializer = stored[index].binding.initializer {
@@ -285,7 +287,7 @@ private func renderInits(
                 text.write(literal: "self.")
                 text += stored[index].name
                 text.write(literal: " = ")
-                text.append(initializer, from: context)
+                text.append(initializer, from: context, qualifying: qualification)
             }
         }
         closeBody()
@@ -353,7 +355,8 @@ private func renderInits(
             text.write(literal: " = ")
             if wrapped.takesWrappedValueParameter {
                 let autoclosure = wrapped.wrapper.wrappedValueIsAutoclosure
-                _ = writeStorageInitializer(for: wrapped, value: autoclosure ? name + "()" : name, context: context, to: &text)
+                _ = writeStorageInitializer(
+                    for: wrapped, value: autoclosure ? name + "()" : name, qualifying: qualification, context: context, to: &text)
             } else {
                 text += name
             }

@@ -69,6 +69,12 @@ struct LoweringFixtureTests {
             (#"e: Int? = Tagged(tag: "e")"#, "e: Int? = 4"),
             ("g: _OptionalNilComparisonType = Parsed(transform: length)", "g: _OptionalNilComparisonType = nil"),
         ],
+        "lowering/StaticMemberNames": [
+            ("size: Int = Option(name: defaultLabel, transform: { convert($0) * 2 })", "size: Int = defaultSize"),
+            ("title: String = Option(transform: shout)", #"title: String = "t""#),
+            (#"name: String = Option(name: "n", transform: { $0 })"#, #"name: String = "v""#),
+            (#"other: String = Option(transform: { make in make + "!" })"#, #"other: String = "o""#),
+        ],
     ]
 
     static let isolatedByCorrection: [String: [String]] = [
