@@ -8,6 +8,12 @@ struct CodingKeysPlan {
     var tokenEdits: [Edit] = []
     /// A `CodingKeys` enum for a type that had none, inserted before its closing brace.
     var insertion: Edit?
+    /// Stored properties that a user-declared `CodingKeys` leaves out and that have a value at
+    /// their declaration: synthesized `init(from:)` needs that value (without it the type does not
+    /// conform to `Decodable`), so the written-out memberwise init must not take it away (M-8 step 1).
+    var keptInitializers = PropertyNames()
+
+    var isEmpty: Bool { tokenEdits.isEmpty && insertion == nil && keptInitializers.isEmpty }
 }
 
 enum CodingKeysOutcome {
@@ -43,19 +49,23 @@ func planCodingKeys(
             return inheritedNames(entry, context: context).contains(where: context.shapes.isCodingProtocol)
         }
     }
-    guard inheritsCoding(type) || extensions.contains(where: inheritsCoding) else { return .unchanged }
-    let wrapped = properties.filter { !$0.isStatic }
-    let tokens = context.tree.tokens
-    let typeName = context.text(type.name)
     let bodies = [body] + extensions.compactMap(\.body)
-
     // A user-declared CodingKeys, in the type or an extension of it in this file.
     var userKeys: TypeDecl?
     for block in bodies {
-        for case .type(let nested) in block.items where nested.kind == .enum && context.text(nested.name) == "CodingKeys" {
+        for case .type(let nested) in block.items
+        where nested.kind == .enum && nested.name.upper == nested.name.lower + 1 && context.token(nested.name.lower, isSpelled: "CodingKeys") {
             userKeys = nested
         }
     }
+    // Its own CodingKeys says a type is coded even when it conforms through a protocol declared
+    // elsewhere (swift-argument-parser's tests' `TestableParsableArguments`): renaming its cases
+    // keeps every key's string, and a coded type needs it.
+    guard userKeys != nil || inheritsCoding(type) || extensions.contains(where: inheritsCoding) else { return .unchanged }
+    let wrapped = properties.filter { !$0.isStatic }
+    let tokens = context.tree.tokens
+    let typeName = context.text(type.name)
+
     if let userKeys {
         var plan = CodingKeysPlan()
         let names = Set(wrapped.map(\.name))
@@ -104,7 +114,15 @@ func planCodingKeys(
                 }
             }
         }
-        return plan.tokenEdits.isEmpty ? .unchanged : .plan(plan)
+        // The stored properties it leaves out keep their value at the declaration.
+        var keyNames: Set<String> = []
+        for declaration in cases {
+            for name in declaration.names { keyNames.insert(context.text(name)) }
+        }
+        for property in stored where !keyNames.contains(property.name) && property.hasDeclarationValue {
+            plan.keptInitializers.insert(property.name)
+        }
+        return plan.isEmpty ? .unchanged : .plan(plan)
     }
 
     // No CodingKeys: one listing what synthesis would list, in declaration order.

@@ -623,8 +623,8 @@ struct FileLowering {
         // Rendered now that `$x` rewrites are known, so copied defaults carry them.
         let memberwise = plan.writesMemberwise
             ? planMemberwiseInit(
-                type: plan.type, stored: plan.stored, sendable: sendable, qualification: qualification, context: context,
-                into: &texts) : nil
+                type: plan.type, stored: plan.stored, sendable: sendable, qualification: qualification,
+                kept: plan.codingKeys?.keptInitializers ?? PropertyNames(), context: context, into: &texts) : nil
         // The key path root of the enclosing-instance subscript, which only a class's properties use.
         let typeName = plan.container != .class ? "" : context.text(plan.type.name) + (plan.type.genericParameters.map {
             "<" + genericParameterNames(context.text($0)).joined(separator: ", ") + ">"

@@ -44,6 +44,13 @@ struct StoredProperty {
         }
     }
 
+    /// Has a value written at its declaration that the memberwise init's plan would move: an initial
+    /// value, or a wrapped property's storage construction (V-1…V-3b).
+    var hasDeclarationValue: Bool {
+        if let wrapped { return wrapped.storageInitializedAtDeclaration }
+        return binding.initializer != nil
+    }
+
     /// Has an initial value or is default-initialized (M-7).
     var isInitializedAtDeclaration: Bool {
         if let wrapped { return wrapped.storageInitializedAtDeclaration }
@@ -101,6 +108,8 @@ struct PropertyNames {
     func contains(_ name: String) -> Bool {
         names.contains(name)
     }
+
+    var isEmpty: Bool { names.isEmpty }
 }
 
 /// Why the memberwise init of a struct cannot be written out, if it cannot:
@@ -124,9 +133,10 @@ func memberwiseInitProblem(type: TypeDecl, stored: [StoredProperty], context: So
 
 /// The written-out inits for a struct that `memberwiseInitProblem` passed, written to `text`.
 /// `qualification` gives the type's members named in copied initial values and attribute arguments `Self.` in the bodies.
+/// `kept`: properties whose value stays at the declaration (see `CodingKeysPlan.keptInitializers`).
 func planMemberwiseInit(
     type: TypeDecl, stored: [StoredProperty], sendable: SendableOracle, qualification: StaticQualification,
-    context: SourceContext, into text: inout CodeText
+    kept: PropertyNames, context: SourceContext, into text: inout CodeText
 ) -> MemberwisePlan {
     let tree = context.tree
     let regions = stored.compactMap(\.placement)
@@ -153,7 +163,7 @@ func planMemberwiseInit(
             stripped += configuration.withUnsafeBufferPointer { configuration in
                 renderInits(
                     type: type, stored: configuration, indent: indent, sendable: sendable, qualification: qualification,
-                    context: context, into: &text, strippedWrapped: &strippedWrapped)
+                    kept: kept, context: context, into: &text, strippedWrapped: &strippedWrapped)
             }
         }
         text.write(eol, directiveIndent, "#endif")
@@ -165,7 +175,7 @@ func planMemberwiseInit(
         stripped = stored.withUnsafeBufferPointer { stored in
             renderInits(
                 type: type, stored: stored, indent: indent, sendable: sendable, qualification: qualification,
-                context: context, into: &text, strippedWrapped: &strippedWrapped)
+                kept: kept, context: context, into: &text, strippedWrapped: &strippedWrapped)
         }
     }
     return MemberwisePlan(
@@ -185,7 +195,8 @@ func planMemberwiseInit(
 /// are read in place through a buffer (see `StoredProperty`).
 private func renderInits(
     type: TypeDecl, stored: UnsafeBufferPointer<StoredProperty>, indent: Range<Int>, sendable: SendableOracle,
-    qualification: StaticQualification, context: SourceContext, into text: inout CodeText, strippedWrapped: inout PropertyNames
+    qualification: StaticQualification, kept: PropertyNames, context: SourceContext, into text: inout CodeText,
+    strippedWrapped: inout PropertyNames
 ) -> [Edit] {
     let tree = context.tree
     let unit = context.indentUnit
@@ -225,7 +236,10 @@ private func renderInits(
         }
         // The storage's construction at its declaration moves into the inits (M-4, M-5): it has one
         // exactly when `writeStorageInitializer` writes one (checked where it is written, below).
-        if let wrapped = stored[index].wrapped, wrapped.storageInitializedAtDeclaration { strippedWrapped.insert(stored[index].name) }
+        // One that synthesized `init(from:)` needs keeps it (K-1): the memberwise init then evaluates it too.
+        if let wrapped = stored[index].wrapped, wrapped.storageInitializedAtDeclaration, !kept.contains(stored[index].name) {
+            strippedWrapped.insert(stored[index].name)
+        }
     }
 
     let isNonisolated = allSendable && initializersNeedNoActor
@@ -272,7 +286,8 @@ private func renderInits(
     if allInitializedAtDeclaration && hasParameters {
         startInit("init()")
         openBody()
-        for index in stored.indices where stored[index].isIncluded {
+        // A value kept at its declaration is evaluated there, once.
+        for index in stored.indices where stored[index].isIncluded && !kept.contains(stored[index].name) {
             if let wrapped = stored[index].wrapped {
                 startStatement(at: stored[index].declarationStart)
                 text.write(literal: "self._")
@@ -335,10 +350,12 @@ private func renderInits(
                 text.write(literal: " = ")
                 text.append(initializer, from: context)
                 // M-8 step 1: the init assigns it, so the declaration must not evaluate it too.
-                let before = stored[index].binding.type?.upper ?? stored[index].binding.pattern.upper
-                let start = tree.tokens[before - 1].end
-                let end = tree.tokens[initializer.upper - 1].end
-                stripped.append(Edit(start: start, end: end, text: Array((stored[index].binding.type == nil ? ": \(type)" : "").utf8)))
+                if !kept.contains(name) {
+                    let before = stored[index].binding.type?.upper ?? stored[index].binding.pattern.upper
+                    let start = tree.tokens[before - 1].end
+                    let end = tree.tokens[initializer.upper - 1].end
+                    stripped.append(Edit(start: start, end: end, text: Array((stored[index].binding.type == nil ? ": \(type)" : "").utf8)))
+                }
             } else if !stored[index].isLet && (type.hasSuffix("?") || type.hasSuffix("!")) {
                 text.write(literal: " = nil")
             }

@@ -63,6 +63,9 @@ struct LoweringFixtureTests {
     /// Tagged(tag: "a")`); the real default is the initial value (the driver
     /// runs it). Each such parameter, as printed and as it really is.
     static let defaultsPrintedAsAttribute: [String: [(String, String)]] = [
+        "lowering/CodingKeysLeaveOut": [
+            (#"verbose: Bool = Field(help: "say more")"#, "verbose: Bool = false"),
+        ],
         "lowering/NilLiteralDefault": [
             (#"a: Int? = Tagged(tag: "a")"#, "a: Int? = nil"),
             (#"c: _OptionalNilComparisonType = Defaulted(help: "c")"#, "c: _OptionalNilComparisonType = nil"),
