@@ -30,8 +30,10 @@ enum CodingKeysOutcome {
 /// `case x` made `case _x = "x"` (`case x = "k"` made `case _x = "k"`) and its
 /// `forKey: .x` and `CodingKeys.x` references renamed.
 /// `properties`: the type's lowered properties; its instance ones are the wrapped ones coded.
+/// `fileDeclaresCodingKeys`: some enum of the file is named `CodingKeys` (the type's own is looked for only then).
 func planCodingKeys(
-    type: TypeDecl, extensions: [TypeDecl], properties: [WrappedProperty], stored: [StoredProperty], context: SourceContext
+    type: TypeDecl, extensions: [TypeDecl], properties: [WrappedProperty], stored: [StoredProperty],
+    fileDeclaresCodingKeys: Bool, context: SourceContext
 ) -> CodingKeysOutcome {
     guard type.kind == .struct || type.kind == .class, properties.contains(where: { !$0.isStatic }),
           let body = type.body, let close = body.close else {
@@ -49,13 +51,16 @@ func planCodingKeys(
             return inheritedNames(entry, context: context).contains(where: context.shapes.isCodingProtocol)
         }
     }
-    let bodies = [body] + extensions.compactMap(\.body)
     // A user-declared CodingKeys, in the type or an extension of it in this file.
     var userKeys: TypeDecl?
-    for block in bodies {
-        for case .type(let nested) in block.items
-        where nested.kind == .enum && nested.name.upper == nested.name.lower + 1 && context.token(nested.name.lower, isSpelled: "CodingKeys") {
-            userKeys = nested
+    var bodies: [Block] = []
+    if fileDeclaresCodingKeys {
+        bodies = [body] + extensions.compactMap(\.body)
+        for block in bodies {
+            for case .type(let nested) in block.items where nested.kind == .enum && nested.name.upper == nested.name.lower + 1
+                && context.token(nested.name.lower, isSpelled: "CodingKeys") {
+                userKeys = nested
+            }
         }
     }
     // Its own CodingKeys says a type is coded even when it conforms through a protocol declared

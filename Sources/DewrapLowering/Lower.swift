@@ -209,8 +209,6 @@ struct FileLowering {
         var writesMemberwise: Bool
         var initializers: [FunctionDecl]
         var stored: [StoredProperty]
-        /// The type's extensions in the file (their members count for `StaticQualification`).
-        var extensions: [TypeDecl]
         /// K-1: coding keys kept for synthesized `Codable`.
         var codingKeys: CodingKeysPlan?
     }
@@ -240,6 +238,10 @@ struct FileLowering {
             extensions[context.text(type.name), default: []].append(type)
         }
         let sendable = SendableOracle(context: context, types: types)
+        // K-1 looks for a type's own `CodingKeys` only in a file that declares one (most declare none).
+        let declaresCodingKeys = types.contains { type in
+            type.kind == .enum && type.name.upper == type.name.lower + 1 && context.token(type.name.lower, isSpelled: "CodingKeys")
+        }
         var brokenTypes: [TokenSpan] = []
         plans.reserveCapacity(types.count)
         for type in types {
@@ -255,7 +257,7 @@ struct FileLowering {
             guard containsAttribute(type.span, tokens: tokens) else { continue }
             // Most files extend nothing: no name made and hashed to find that out.
             let typeExtensions = type.kind == .extension || extensions.isEmpty ? [] : extensions[context.text(type.name)] ?? []
-            if let plan = analyze(type, body: body, extensions: typeExtensions,
+            if let plan = analyze(type, body: body, extensions: typeExtensions, declaresCodingKeys: declaresCodingKeys,
                                   leftNames: &leftNames) {
                 if let codingKeys = plan.codingKeys { context.tokenEdits += codingKeys.tokenEdits }
                 plans.append(plan)
@@ -429,7 +431,7 @@ struct FileLowering {
     // MARK: Analysis
 
     private mutating func analyze(
-        _ type: TypeDecl, body: Block, extensions: [TypeDecl], leftNames: inout Set<String>
+        _ type: TypeDecl, body: Block, extensions: [TypeDecl], declaresCodingKeys: Bool, leftNames: inout Set<String>
     ) -> TypePlan? {
         let container: ContainerKind
         switch type.kind {
@@ -534,7 +536,9 @@ struct FileLowering {
             return nil
         }
         var codingKeys: CodingKeysPlan?
-        switch planCodingKeys(type: type, extensions: extensions, properties: properties, stored: stored, context: context) {
+        switch planCodingKeys(
+            type: type, extensions: extensions, properties: properties, stored: stored, fileDeclaresCodingKeys: declaresCodingKeys,
+            context: context) {
         case .unchanged:
             break
         case .plan(let plan):
@@ -545,7 +549,7 @@ struct FileLowering {
             return nil
         }
         return TypePlan(type: type, container: container, properties: properties, writesMemberwise: writesMemberwise,
-                        initializers: initializers, stored: stored, extensions: extensions, codingKeys: codingKeys)
+                        initializers: initializers, stored: stored, codingKeys: codingKeys)
     }
 
     /// A variable declaration among a type's members, and the `#if` branch it sits in. A struct, not a
@@ -619,7 +623,7 @@ struct FileLowering {
     ) {
         let tokens = context.tree.tokens
         // Its members are read only if a copied expression names something that could be one.
-        let qualification = StaticQualification(type: plan.type, extensions: plan.extensions, context: context)
+        let qualification = StaticQualification(type: plan.type)
         // Rendered now that `$x` rewrites are known, so copied defaults carry them.
         let memberwise = plan.writesMemberwise
             ? planMemberwiseInit(

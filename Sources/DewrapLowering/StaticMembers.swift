@@ -16,23 +16,22 @@ import DewrapSyntax
 /// file, and those of the protocols and classes declared in the file that it
 /// inherits (their requirements, bodies and extensions). Nested types are not
 /// counted: a type name means the same in both places.
+///
+/// A class, made for every type rendered: it holds the type and, once asked,
+/// its member names (not the source context, whose copy retains every table it holds).
 final class StaticQualification {
-    private let context: SourceContext
     private let type: TypeDecl
-    private let extensions: [TypeDecl]
     /// Read on first use: most moved expressions name nothing that could be a member.
-    private lazy var memberNames: Set<String> = readMemberNames()
+    private var memberNames: Set<String>?
 
-    init(type: TypeDecl, extensions: [TypeDecl], context: SourceContext) {
+    init(type: TypeDecl) {
         self.type = type
-        self.extensions = extensions
-        self.context = context
     }
 
     /// The tokens of `span` that name one of the type's members unqualified: an
     /// identifier not after `.`, `\` or `@`, not an argument label, and not a name
     /// the expression declares itself (a closure parameter, `let x`, `for x in`).
-    func unqualifiedMembers(in span: TokenSpan) -> [Int] {
+    func unqualifiedMembers(in span: TokenSpan, context: SourceContext) -> [Int] {
         let tokens = context.tree.tokens
         // Most copied expressions are literals, `.member` or calls of types: nothing to look at, nothing allocated.
         guard (span.lower..<span.upper).contains(where: { index in
@@ -65,15 +64,17 @@ final class StaticQualification {
             candidates.append(index)
         }
         guard !candidates.isEmpty else { return [] }
-        let declared = namesDeclared(in: span)
+        let declared = namesDeclared(in: span, context: context)
+        let members = memberNames ?? readMemberNames(context: context)
+        memberNames = members
         return candidates.filter { index in
-            let name = plainName(index)
-            return !declared.contains(name) && memberNames.contains(name)
+            let name = plainName(index, context: context)
+            return !declared.contains(name) && members.contains(name)
         }
     }
 
     /// A name token's text without backticks.
-    private func plainName(_ index: Int) -> String {
+    private func plainName(_ index: Int, context: SourceContext) -> String {
         let text = context.text(index)
         return text.hasPrefix("`") && text.hasSuffix("`") && text.count > 1 ? String(text.dropFirst().dropLast()) : text
     }
@@ -81,7 +82,7 @@ final class StaticQualification {
     /// Names the expression declares anywhere in it: closure parameters (every name
     /// between `{` and `in`), `let`/`var` bindings and `for` loop variables. Such a
     /// name is left alone everywhere in the expression.
-    private func namesDeclared(in span: TokenSpan) -> Set<String> {
+    private func namesDeclared(in span: TokenSpan, context: SourceContext) -> Set<String> {
         let tokens = context.tree.tokens
         var names: Set<String> = []
         var index = span.lower
@@ -100,14 +101,14 @@ final class StaticQualification {
                     end += 1
                 }
                 if end < span.upper, tokens[end].word == .in {
-                    for name in index + 1..<end where tokens[name].kind == .identifier { names.insert(plainName(name)) }
+                    for name in index + 1..<end where tokens[name].kind == .identifier { names.insert(plainName(name, context: context)) }
                 }
             case .keyword where [.let, .var, .for].contains(tokens[index].word):
                 // `let x`, `let (a, b)`, `for x in`, `for (a, b) in`, `case let .some(x)`: the names up to `=`, `:` or `in`.
                 var end = index + 1
                 while end < span.upper, tokens[end].kind == .identifier || [.leftParen, .rightParen, .comma, .period]
                     .contains(tokens[end].kind) {
-                    if tokens[end].kind == .identifier && tokens[end - 1].kind != .period { names.insert(plainName(end)) }
+                    if tokens[end].kind == .identifier && tokens[end - 1].kind != .period { names.insert(plainName(end, context: context)) }
                     end += 1
                 }
             default:
@@ -117,7 +118,7 @@ final class StaticQualification {
         return names
     }
 
-    private func readMemberNames() -> Set<String> {
+    private func readMemberNames(context: SourceContext) -> Set<String> {
         var names: Set<String> = []
         var seenTypes: Set<String> = []
         let declared = context.tree.typeDeclarations
@@ -127,17 +128,17 @@ final class StaticQualification {
                 case .variable(let variable):
                     for binding in variable.bindings {
                         if let name = binding.name {
-                            names.insert(plainName(name))
+                            names.insert(plainName(name, context: context))
                         } else {
                             // `let (a, b) = …`: every name of the pattern.
                             for index in binding.pattern.lower..<binding.pattern.upper
                             where context.tree.tokens[index].kind == .identifier {
-                                names.insert(plainName(index))
+                                names.insert(plainName(index, context: context))
                             }
                         }
                     }
                 case .function(let function) where function.kind == .function:
-                    if let name = function.name { names.insert(plainName(name)) }
+                    if let name = function.name { names.insert(plainName(name, context: context)) }
                 case .ifConfig(let ifConfig):
                     for clause in ifConfig.clauses { collect(clause.items) }
                 default:
@@ -161,7 +162,8 @@ final class StaticQualification {
                 }
             }
         }
-        visit(context.text(type.name), declarations: [type] + extensions)
+        let name = context.text(type.name)
+        visit(name, declarations: [type] + declared.filter { $0.kind == .extension && context.text($0.name) == name })
         return names
     }
 }
@@ -174,7 +176,7 @@ extension CodeOutput {
         guard let qualification, !span.isEmpty else { return append(span, from: context) }
         let tokens = context.tree.tokens
         var start = tokens[span.lower].start
-        for index in qualification.unqualifiedMembers(in: span) where !context.isInsideTokenEdit(tokens[index].start) {
+        for index in qualification.unqualifiedMembers(in: span, context: context) where !context.isInsideTokenEdit(tokens[index].start) {
             context.appendText(bytes: start..<tokens[index].start, to: &self)
             write(string: "Self.")
             start = tokens[index].start

@@ -67,6 +67,19 @@ final class WrappedProperty {
         self.didSet = didSet
         self.inner = inner
         self.composedSetter = composedSetter
+        initializesFromWrappedValue = wrapper.initializesStorageFromWrappedValue
+            && inner.allSatisfy { $0.wrapper.initializesStorageFromWrappedValue }
+        if initializer != nil {
+            storageStart = .wrappedValue
+        } else if attribute.arguments != nil {
+            storageStart = .attributeArguments
+        } else if wrapper.hasInitWithoutArguments {
+            storageStart = .emptyInit
+        } else if isOptional && initializesFromWrappedValue {
+            storageStart = .optionalNil
+        } else {
+            storageStart = .none
+        }
     }
 
     /// How the storage is initialized at the declaration (V-1…V-3), in the compiler's order: an
@@ -85,19 +98,12 @@ final class WrappedProperty {
         case none
     }
 
-    var storageStart: StorageStart {
-        if initializer != nil { return .wrappedValue }
-        if attribute.arguments != nil { return .attributeArguments }
-        if wrapper.hasInitWithoutArguments { return .emptyInit }
-        if isOptional && initializesFromWrappedValue { return .optionalNil }
-        return .none
-    }
+    /// Decided once, with the analysis: asked several times for every property.
+    let storageStart: StorageStart
 
     /// Every wrapper of the property has the compiler's `init(wrappedValue:)` (see
     /// `WrapperShape.initializesStorageFromWrappedValue`).
-    private var initializesFromWrappedValue: Bool {
-        wrapper.initializesStorageFromWrappedValue && inner.allSatisfy { $0.wrapper.initializesStorageFromWrappedValue }
-    }
+    private let initializesFromWrappedValue: Bool
 
     /// The storage gets a value at its declaration (V-1…V-3b).
     var storageInitializedAtDeclaration: Bool { storageStart != .none }
