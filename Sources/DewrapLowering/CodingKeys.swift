@@ -8,6 +8,12 @@ struct CodingKeysPlan {
     var tokenEdits: [Edit] = []
     /// A `CodingKeys` enum for a type that had none, inserted before its closing brace.
     var insertion: Edit?
+    /// Stored properties that a user-declared `CodingKeys` leaves out and that have a value at
+    /// their declaration: synthesized `init(from:)` needs that value (without it the type does not
+    /// conform to `Decodable`), so the written-out memberwise init must not take it away (M-8 step 1).
+    var keptInitializers = PropertyNames()
+
+    var isEmpty: Bool { tokenEdits.isEmpty && insertion == nil && keptInitializers.isEmpty }
 }
 
 enum CodingKeysOutcome {
@@ -24,8 +30,10 @@ enum CodingKeysOutcome {
 /// `case x` made `case _x = "x"` (`case x = "k"` made `case _x = "k"`) and its
 /// `forKey: .x` and `CodingKeys.x` references renamed.
 /// `properties`: the type's lowered properties; its instance ones are the wrapped ones coded.
+/// `fileDeclaresCodingKeys`: some enum of the file is named `CodingKeys` (the type's own is looked for only then).
 func planCodingKeys(
-    type: TypeDecl, extensions: [TypeDecl], properties: [WrappedProperty], stored: [StoredProperty], context: SourceContext
+    type: TypeDecl, extensions: [TypeDecl], properties: [WrappedProperty], stored: [StoredProperty],
+    fileDeclaresCodingKeys: Bool, context: SourceContext
 ) -> CodingKeysOutcome {
     guard type.kind == .struct || type.kind == .class, properties.contains(where: { !$0.isStatic }),
           let body = type.body, let close = body.close else {
@@ -43,28 +51,47 @@ func planCodingKeys(
             return inheritedNames(entry, context: context).contains(where: context.shapes.isCodingProtocol)
         }
     }
-    guard inheritsCoding(type) || extensions.contains(where: inheritsCoding) else { return .unchanged }
+    // A user-declared CodingKeys, in the type or an extension of it in this file.
+    var userKeys: TypeDecl?
+    var bodies: [Block] = []
+    if fileDeclaresCodingKeys {
+        bodies = [body] + extensions.compactMap(\.body)
+        for block in bodies {
+            for case .type(let nested) in block.items where nested.kind == .enum && nested.name.upper == nested.name.lower + 1
+                && context.token(nested.name.lower, isSpelled: "CodingKeys") {
+                userKeys = nested
+            }
+        }
+    }
+    // Its own CodingKeys says a type is coded even when it conforms through a protocol declared
+    // elsewhere (swift-argument-parser's tests' `TestableParsableArguments`): renaming its cases
+    // keeps every key's string, and a coded type needs it.
+    guard userKeys != nil || inheritsCoding(type) || extensions.contains(where: inheritsCoding) else { return .unchanged }
     let wrapped = properties.filter { !$0.isStatic }
     let tokens = context.tree.tokens
     let typeName = context.text(type.name)
-    let bodies = [body] + extensions.compactMap(\.body)
 
-    // A user-declared CodingKeys, in the type or an extension of it in this file.
-    var userKeys: TypeDecl?
-    for block in bodies {
-        for case .type(let nested) in block.items where nested.kind == .enum && context.text(nested.name) == "CodingKeys" {
-            userKeys = nested
-        }
-    }
     if let userKeys {
         var plan = CodingKeysPlan()
         let names = Set(wrapped.map(\.name))
         var renamed: Set<String> = []
-        for case .other(let declaration) in userKeys.body?.items ?? [] where declaration.kind == .enumCase {
+        let cases = (userKeys.body?.items ?? []).compactMap { item -> OtherDecl? in
+            if case .other(let declaration) = item, declaration.kind == .enumCase { return declaration }
+            return nil
+        }
+        var hasStringRawType = userKeys.inheritance.contains(where: { inheritedNames($0, context: context).contains("String") })
+        for declaration in cases {
             for name in declaration.names where names.contains(context.text(name)) {
                 let text = context.text(name)
                 let hasRawValue = name + 1 < tokens.count && tokens[name + 1].kind == .equal
-                guard hasRawValue || userKeys.inheritance.contains(where: { inheritedNames($0, context: context).contains("String") }) else {
+                if !hasRawValue && !hasStringRawType, let first = userKeys.inheritance.first,
+                   let edit = stringRawType(before: first, cases: cases, context: context) {
+                    // SPEC Corrections, K-1: without a raw type a case's string value is its name, as it is
+                    // with `String` and no raw value of its own; `case _x = "x"` then keeps the key.
+                    plan.tokenEdits.append(edit)
+                    hasStringRawType = true
+                }
+                guard hasRawValue || hasStringRawType else {
                     return .impossible(Diagnostic(.warning, at: tokens[name].start,
                         "cannot lower '\(typeName)': its coding key '\(text)' would need the raw value \"\(text)\" (K-1), and 'CodingKeys' has no String raw type"))
                 }
@@ -92,7 +119,15 @@ func planCodingKeys(
                 }
             }
         }
-        return plan.tokenEdits.isEmpty ? .unchanged : .plan(plan)
+        // The stored properties it leaves out keep their value at the declaration.
+        var keyNames: Set<String> = []
+        for declaration in cases {
+            for name in declaration.names { keyNames.insert(context.text(name)) }
+        }
+        for property in stored where !keyNames.contains(property.name) && property.hasDeclarationValue {
+            plan.keptInitializers.insert(property.name)
+        }
+        return plan.isEmpty ? .unchanged : .plan(plan)
     }
 
     // No CodingKeys: one listing what synthesis would list, in declaration order.
@@ -129,4 +164,25 @@ func planCodingKeys(
         position = tokens[close].start
     }
     return .plan(CodingKeysPlan(insertion: Edit(start: position, end: position, text: Array(text.utf8))))
+}
+
+/// Protocols a coding-key enum commonly lists first that are certainly not a raw type.
+private let protocolsNotRawTypes: Set<String> = [
+    "CodingKey", "CaseIterable", "Sendable", "Hashable", "Equatable", "CustomStringConvertible", "CustomDebugStringConvertible",
+]
+
+/// The edit that gives a user-declared `CodingKeys` the raw type `String` (`enum CodingKeys: String, CodingKey`),
+/// when it certainly has no raw type: its first inheritance entry (where a raw type must be) names only
+/// protocols known not to be one, and no case has a payload or a raw value. Nil otherwise.
+private func stringRawType(before first: TokenSpan, cases: [OtherDecl], context: SourceContext) -> Edit? {
+    let tokens = context.tree.tokens
+    let names = inheritedNames(first, context: context)
+    guard !names.isEmpty, names.allSatisfy(protocolsNotRawTypes.contains) else { return nil }
+    for declaration in cases {
+        for name in declaration.names where name + 1 < tokens.count && [.leftParen, .equal].contains(tokens[name + 1].kind) {
+            return nil
+        }
+    }
+    let token = tokens[first.lower]
+    return Edit(start: token.start, end: token.end, text: Array(("String, " + context.text(first.lower)).utf8))
 }

@@ -11,14 +11,20 @@ struct InitializerRewrite {
     let wrapped: [String: WrappedProperty]
     /// For a class: `super.init` completes `self` (phase 2); before it nothing does.
     let isDerivedClass: Bool
+    /// The type's members named in attribute arguments copied into an init get `Self.`.
+    let qualification: StaticQualification
     var edits: [Edit] = []
     var diagnostics: [Diagnostic] = []
 
-    init(context: SourceContext, required: Set<String>, wrapped: [String: WrappedProperty], isDerivedClass: Bool) {
+    init(
+        context: SourceContext, required: Set<String>, wrapped: [String: WrappedProperty], isDerivedClass: Bool,
+        qualification: StaticQualification
+    ) {
         self.context = context
         self.required = required
         self.wrapped = wrapped
         self.isDerivedClass = isDerivedClass
+        self.qualification = qualification
     }
 
     /// Rewrites one init body.
@@ -146,13 +152,13 @@ struct InitializerRewrite {
         if !qualified, context.tree.nearestLocalName(at: i, where: { context.token($0.token, isSpelled: spelling) }) != nil {
             return
         }
-        guard property.wrapper.hasInitWrappedValue && property.storageStart != .attributeArguments else {
+        guard property.reinitializesFromWrappedValue else {
             // Where swiftc puts it: at the `=`.
             diagnostics.append(Diagnostic(.error, at: tokens[i + 1].start, "'self' used before all stored properties are initialized"))
             return
         }
         let value = context.text(TokenSpan(i + 2, span.upper))
-        let text = "self._\(name) = " + storageInitializer(for: property, value: value, context: context)!
+        let text = "self._\(name) = " + storageInitializer(for: property, value: value, qualifying: qualification, context: context)!
         edits.append(Edit(start: tokens[span.lower].start, end: tokens[span.upper - 1].end, text: Array(text.utf8)))
     }
 }

@@ -141,7 +141,7 @@ struct LocalWrappedVariables {
             guard let assignments = initializingAssignments(of: property.name, in: following), !assignments.isEmpty else {
                 return leave("its first use is not an assignment 'x = …' in the same block or in both branches of an 'if'")
             }
-            guard property.wrapper.hasInitWrappedValue else {
+            guard property.reinitializesFromWrappedValue else {
                 return leave("'\(property.wrapper.name)' has no init(wrappedValue:)")
             }
             firstAssignments = assignments

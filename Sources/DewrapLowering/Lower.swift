@@ -242,6 +242,10 @@ struct FileLowering {
             extensions[context.text(type.name), default: []].append(type)
         }
         let sendable = SendableOracle(context: context, types: types)
+        // K-1 looks for a type's own `CodingKeys` only in a file that declares one (most declare none).
+        let declaresCodingKeys = types.contains { type in
+            type.kind == .enum && type.name.upper == type.name.lower + 1 && context.token(type.name.lower, isSpelled: "CodingKeys")
+        }
         var brokenTypes: [TokenSpan] = []
         plans.reserveCapacity(types.count)
         for type in types {
@@ -257,7 +261,7 @@ struct FileLowering {
             guard containsAttribute(type.span, tokens: tokens) else { continue }
             // Most files extend nothing: no name made and hashed to find that out.
             let typeExtensions = type.kind == .extension || extensions.isEmpty ? [] : extensions[context.text(type.name)] ?? []
-            if let plan = analyze(type, body: body, extensions: typeExtensions,
+            if let plan = analyze(type, body: body, extensions: typeExtensions, declaresCodingKeys: declaresCodingKeys,
                                   leftNames: &leftNames) {
                 if let codingKeys = plan.codingKeys { context.tokenEdits += codingKeys.tokenEdits }
                 plans.append(plan)
@@ -431,7 +435,7 @@ struct FileLowering {
     // MARK: Analysis
 
     private mutating func analyze(
-        _ type: TypeDecl, body: Block, extensions: [TypeDecl], leftNames: inout Set<String>
+        _ type: TypeDecl, body: Block, extensions: [TypeDecl], declaresCodingKeys: Bool, leftNames: inout Set<String>
     ) -> TypePlan? {
         let container: ContainerKind
         switch type.kind {
@@ -530,7 +534,7 @@ struct FileLowering {
             writesMemberwise = true
         }
         if container == .class && !initializers.isEmpty && !inheritsOnlyProtocols(type)
-            && initializersDependOnSuperclass(initializers, properties: properties, stored: stored) {
+            && initializersDependOnSuperclass(type, initializers, properties: properties, stored: stored) {
             diagnostics.append(Diagnostic(.warning, at: context.tree.tokens[type.keyword].start,
                 "cannot lower '\(context.text(type.name))': assignments in its initializers depend on whether it has a superclass, which is not supported yet"))
             leftNames.formUnion(properties.map(\.name))
@@ -552,7 +556,9 @@ struct FileLowering {
             return nil
         }
         var codingKeys: CodingKeysPlan?
-        switch planCodingKeys(type: type, extensions: extensions, properties: properties, stored: stored, context: context) {
+        switch planCodingKeys(
+            type: type, extensions: extensions, properties: properties, stored: stored, fileDeclaresCodingKeys: declaresCodingKeys,
+            context: context) {
         case .unchanged:
             break
         case .plan(let plan):
@@ -590,12 +596,15 @@ struct FileLowering {
     /// then does dewrap need to know whether the class has one (an init that assigns no wrapped
     /// property before `self` is complete reads the same either way).
     private func initializersDependOnSuperclass(
-        _ initializers: [FunctionDecl], properties: [WrappedProperty], stored: [StoredProperty]
+        _ type: TypeDecl, _ initializers: [FunctionDecl], properties: [WrappedProperty], stored: [StoredProperty]
     ) -> Bool {
+        let qualification = StaticQualification(type: type)
         let wrapped = Dictionary(properties.filter { !$0.isStatic }.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         let required = Set(stored.filter { !$0.isInitializedAtDeclaration }.map(\.name))
-        var root = InitializerRewrite(context: context, required: required, wrapped: wrapped, isDerivedClass: false)
-        var derived = InitializerRewrite(context: context, required: required, wrapped: wrapped, isDerivedClass: true)
+        var root = InitializerRewrite(
+            context: context, required: required, wrapped: wrapped, isDerivedClass: false, qualification: qualification)
+        var derived = InitializerRewrite(
+            context: context, required: required, wrapped: wrapped, isDerivedClass: true, qualification: qualification)
         for initializer in initializers {
             if let body = initializer.body {
                 root.rewrite(body)
@@ -678,9 +687,13 @@ struct FileLowering {
         into result: inout [Edit]
     ) {
         let tokens = context.tree.tokens
+        // Its members are read only if a copied expression names something that could be one.
+        let qualification = StaticQualification(type: plan.type)
         // Rendered now that `$x` rewrites are known, so copied defaults carry them.
         let memberwise = plan.writesMemberwise
-            ? planMemberwiseInit(type: plan.type, stored: plan.stored, sendable: sendable, context: context, into: &texts) : nil
+            ? planMemberwiseInit(
+                type: plan.type, stored: plan.stored, sendable: sendable, qualification: qualification,
+                kept: plan.codingKeys?.keptInitializers ?? PropertyNames(), context: context, into: &texts) : nil
         // The key path root of the enclosing-instance subscript, which only a class's properties use.
         let typeName = plan.container != .class ? "" : context.text(plan.type.name) + (plan.type.genericParameters.map {
             "<" + genericParameterNames(context.text($0)).joined(separator: ", ") + ">"
@@ -713,7 +726,8 @@ struct FileLowering {
             for initializer in plan.extensionInitializers {
                 let start = texts.count
                 guard let prologue = extensionInitPrologue(
-                    for: initializer, stored: plan.stored, plan: memberwise, context: context, into: &texts) else { continue }
+                    for: initializer, stored: plan.stored, plan: memberwise, qualification: qualification, context: context,
+                    into: &texts) else { continue }
                 pending.append(PendingText(edit: result.count, text: start..<texts.count))
                 result.append(prologue)
             }
@@ -723,7 +737,7 @@ struct FileLowering {
             let required = Set(plan.stored.filter { !$0.isInitializedAtDeclaration }.map(\.name))
             var rewrite = InitializerRewrite(
                 context: context, required: required, wrapped: wrapped,
-                isDerivedClass: plan.isDerivedClass)
+                isDerivedClass: plan.isDerivedClass, qualification: qualification)
             for initializer in plan.initializers + plan.extensionInitializers {
                 if let body = initializer.body { rewrite.rewrite(body) }
             }

@@ -47,6 +47,13 @@ struct StoredProperty {
         }
     }
 
+    /// Has a value written at its declaration that the memberwise init's plan would move: an initial
+    /// value, or a wrapped property's storage construction (V-1…V-3b).
+    var hasDeclarationValue: Bool {
+        if let wrapped { return wrapped.storageInitializedAtDeclaration }
+        return binding.initializer != nil
+    }
+
     /// Has an initial value or is default-initialized (M-7).
     var isInitializedAtDeclaration: Bool {
         if let wrapped { return wrapped.storageInitializedAtDeclaration }
@@ -105,7 +112,7 @@ struct PropertyNames {
         names.contains(name)
     }
 
-    var hasAny: Bool { !names.isEmpty }
+    var isEmpty: Bool { names.isEmpty }
 }
 
 /// Why the memberwise init of a struct cannot be written out, if it cannot:
@@ -128,8 +135,11 @@ func memberwiseInitProblem(type: TypeDecl, stored: [StoredProperty], context: So
 }
 
 /// The written-out inits for a struct that `memberwiseInitProblem` passed, written to `text`.
+/// `qualification` gives the type's members named in copied initial values and attribute arguments `Self.` in the bodies.
+/// `kept`: properties whose value stays at the declaration (see `CodingKeysPlan.keptInitializers`).
 func planMemberwiseInit(
-    type: TypeDecl, stored: [StoredProperty], sendable: SendableOracle, context: SourceContext, into text: inout CodeText
+    type: TypeDecl, stored: [StoredProperty], sendable: SendableOracle, qualification: StaticQualification,
+    kept: PropertyNames, context: SourceContext, into text: inout CodeText
 ) -> MemberwisePlan {
     let tree = context.tree
     let regions = stored.compactMap(\.placement)
@@ -155,8 +165,8 @@ func planMemberwiseInit(
             text.write(eol, directiveIndent, clause.directive)
             stripped += configuration.withUnsafeBufferPointer { configuration in
                 renderInits(
-                    type: type, stored: configuration, indent: indent, sendable: sendable, context: context,
-                    into: &text, strippedWrapped: &strippedWrapped)
+                    type: type, stored: configuration, indent: indent, sendable: sendable, qualification: qualification,
+                    kept: kept, context: context, into: &text, strippedWrapped: &strippedWrapped)
             }
         }
         text.write(eol, directiveIndent, "#endif")
@@ -167,8 +177,8 @@ func planMemberwiseInit(
         text += eol
         stripped = stored.withUnsafeBufferPointer { stored in
             renderInits(
-                type: type, stored: stored, indent: indent, sendable: sendable, context: context,
-                into: &text, strippedWrapped: &strippedWrapped)
+                type: type, stored: stored, indent: indent, sendable: sendable, qualification: qualification,
+                kept: kept, context: context, into: &text, strippedWrapped: &strippedWrapped)
         }
     }
     return MemberwisePlan(
@@ -187,8 +197,9 @@ func planMemberwiseInit(
 /// goes rather than into a text of its own to be copied after. The properties
 /// are read in place through a buffer (see `StoredProperty`).
 private func renderInits(
-    type: TypeDecl, stored: UnsafeBufferPointer<StoredProperty>, indent: Range<Int>, sendable: SendableOracle, context: SourceContext,
-    into text: inout CodeText, strippedWrapped: inout PropertyNames
+    type: TypeDecl, stored: UnsafeBufferPointer<StoredProperty>, indent: Range<Int>, sendable: SendableOracle,
+    qualification: StaticQualification, kept: PropertyNames, context: SourceContext, into text: inout CodeText,
+    strippedWrapped: inout PropertyNames
 ) -> [Edit] {
     let tree = context.tree
     let unit = context.indentUnit
@@ -228,7 +239,10 @@ private func renderInits(
         }
         // The storage's construction at its declaration moves into the inits (M-4, M-5): it has one
         // exactly when `writeStorageInitializer` writes one (checked where it is written, below).
-        if let wrapped = stored[index].wrapped, wrapped.storageInitializedAtDeclaration { strippedWrapped.insert(stored[index].name) }
+        // One that synthesized `init(from:)` needs keeps it (K-1): the memberwise init then evaluates it too.
+        if let wrapped = stored[index].wrapped, wrapped.storageInitializedAtDeclaration, !kept.contains(stored[index].name) {
+            strippedWrapped.insert(stored[index].name)
+        }
     }
 
     let isNonisolated = allSendable && initializersNeedNoActor
@@ -275,14 +289,15 @@ private func renderInits(
     if allInitializedAtDeclaration && hasParameters {
         startInit("init()")
         openBody()
-        for index in stored.indices where stored[index].isIncluded {
+        // A value kept at its declaration is evaluated there, once.
+        for index in stored.indices where stored[index].isIncluded && !kept.contains(stored[index].name) {
             if let wrapped = stored[index].wrapped {
                 startStatement(at: stored[index].declarationStart)
                 text.write(literal: "self._")
                 text += stored[index].name
                 text.write(literal: " = ")
                 // None without a construction at the declaration: the statement is taken back.
-                let written = writeStorageInitializer(for: wrapped, context: context, to: &text)
+                let written = writeStorageInitializer(for: wrapped, qualifying: qualification, context: context, to: &text)
                 assert(written == wrapped.storageInitializedAtDeclaration)
                 if !written { text.truncate(to: statementStart) }
             } else if let initializer = stored[index].binding.initializer {
@@ -290,7 +305,7 @@ private func renderInits(
                 text.write(literal: "self.")
                 text += stored[index].name
                 text.write(literal: " = ")
-                text.append(initializer, from: context)
+                text.append(initializer, from: context, qualifying: qualification)
             }
         }
         closeBody()
@@ -348,10 +363,12 @@ private func renderInits(
                 text.write(literal: " = ")
                 text.append(initializer, from: context)
                 // M-8 step 1: the init assigns it, so the declaration must not evaluate it too.
-                let before = stored[index].binding.type?.upper ?? stored[index].binding.pattern.upper
-                let start = tree.tokens[before - 1].end
-                let end = tree.tokens[initializer.upper - 1].end
-                stripped.append(Edit(start: start, end: end, text: Array((stored[index].binding.type == nil ? ": \(type)" : "").utf8)))
+                if !kept.contains(name) {
+                    let before = stored[index].binding.type?.upper ?? stored[index].binding.pattern.upper
+                    let start = tree.tokens[before - 1].end
+                    let end = tree.tokens[initializer.upper - 1].end
+                    stripped.append(Edit(start: start, end: end, text: Array((stored[index].binding.type == nil ? ": \(type)" : "").utf8)))
+                }
             } else if !stored[index].isLet && (type.hasSuffix("?") || type.hasSuffix("!")) {
                 text.write(literal: " = nil")
             }
@@ -368,7 +385,8 @@ private func renderInits(
             text.write(literal: " = ")
             if wrapped.takesWrappedValueParameter {
                 let autoclosure = wrapped.wrapper.wrappedValueIsAutoclosure
-                _ = writeStorageInitializer(for: wrapped, value: autoclosure ? name + "()" : name, context: context, to: &text)
+                _ = writeStorageInitializer(
+                    for: wrapped, value: autoclosure ? name + "()" : name, qualifying: qualification, context: context, to: &text)
             } else {
                 text += name
             }
@@ -471,10 +489,10 @@ func argumentLabels(_ arguments: TokenSpan?, context: SourceContext) -> [String]
 /// The statements, each on a line of its own, to insert after the body's `{`; empty
 /// when the plan stripped nothing.
 func extensionInitPrologue(
-    for initializer: FunctionDecl, stored: [StoredProperty], plan: MemberwisePlan, context: SourceContext,
-    into text: inout CodeText
+    for initializer: FunctionDecl, stored: [StoredProperty], plan: MemberwisePlan, qualification: StaticQualification,
+    context: SourceContext, into text: inout CodeText
 ) -> Edit? {
-    guard let body = initializer.body, !plan.strippedInitializers.isEmpty || plan.strippedWrapped.hasAny else { return nil }
+    guard let body = initializer.body, !plan.strippedInitializers.isEmpty || !plan.strippedWrapped.isEmpty else { return nil }
     let stripped = Set(plan.strippedInitializers.map(\.start))
     let tokens = context.tree.tokens
     let indent = context.indentation(of: body.items.isEmpty ? initializer.prefix.start : firstToken(of: body.items[0], in: body))
@@ -484,11 +502,11 @@ func extensionInitPrologue(
         if let wrapped = property.wrapped {
             guard plan.strippedWrapped.contains(property.name) else { continue }
             text += context.lineEnding + indent + "self._" + property.name + " = "
-            _ = writeStorageInitializer(for: wrapped, context: context, to: &text)
+            _ = writeStorageInitializer(for: wrapped, qualifying: qualification, context: context, to: &text)
         } else if let initializer = property.binding.initializer,
                   stripped.contains(tokens[(property.binding.type?.upper ?? property.binding.pattern.upper) - 1].end) {
             text += context.lineEnding + indent + "self." + property.name + " = "
-            text.append(initializer, from: context)
+            text.append(initializer, from: context, qualifying: qualification)
         }
     }
     guard text.count > start else { return nil }

@@ -284,22 +284,36 @@ private func outdented(_ text: String, by unit: String, eol: String) -> String {
 
 /// The storage's initial value (V-1…V-3): `W(wrappedValue: e, args…)`, `W(args…)`,
 /// `W(wrappedValue: nil)`, `W()`; with `value`, `W(wrappedValue: value, args…)`.
-func storageInitializer(for property: WrappedProperty, value: String? = nil, context: SourceContext) -> String? {
+/// With `qualification`, for an init body: the type's members named in the
+/// initial value and the arguments get `Self.` (see `StaticQualification`).
+func storageInitializer(
+    for property: WrappedProperty, value: String? = nil, qualifying qualification: StaticQualification? = nil,
+    context: SourceContext
+) -> String? {
     var text = CodeText()
-    guard writeStorageInitializer(for: property, value: value, context: context, to: &text) else { return nil }
+    guard writeStorageInitializer(for: property, value: value, qualifying: qualification, context: context, to: &text) else {
+        return nil
+    }
     return String(decoding: text.slice, as: UTF8.self)
 }
 
 /// `storageInitializer` written to `text`; false, with nothing written, when there is none.
 func writeStorageInitializer<Output: CodeOutput>(
-    for property: WrappedProperty, value: String? = nil, context: SourceContext, to text: inout Output
+    for property: WrappedProperty, value: String? = nil, qualifying qualification: StaticQualification? = nil,
+    context: SourceContext, to text: inout Output
 ) -> Bool {
     if !property.inner.isEmpty {
         // A-7: `A(wrappedValue: B(wrappedValue: e, bArgs…), aArgs…)`, each wrapper's arguments with its own init.
-        guard var composed = value ?? property.initializer.map({ context.text($0) }) else { return false }
+        func copied(_ span: TokenSpan) -> String {
+            guard qualification != nil else { return context.text(span) }
+            var text = CodeText()
+            text.append(span, from: context, qualifying: qualification)
+            return String(decoding: text.slice, as: UTF8.self)
+        }
+        guard var composed = value ?? property.initializer.map(copied) else { return false }
         let layers = [(property.wrapper, property.attributeArguments)] + property.inner.map { ($0.wrapper, $0.attributeArguments) }
         for (wrapper, span) in layers.reversed() {
-            composed = "\(wrapper.name)(wrappedValue: \(composed)\(span.map { ", " + context.text($0) } ?? ""))"
+            composed = "\(wrapper.name)(wrappedValue: \(composed)\(span.map { ", " + copied($0) } ?? ""))"
         }
         text.write(string: composed)
         return true
@@ -308,7 +322,7 @@ func writeStorageInitializer<Output: CodeOutput>(
     func writeArguments(_ text: inout Output) {
         guard let arguments = property.attributeArguments else { return }
         text.write(literal: ", ")
-        text.append(arguments, from: context)
+        text.append(arguments, from: context, qualifying: qualification)
     }
     if let value {
         text.write(string: name)
@@ -322,13 +336,13 @@ func writeStorageInitializer<Output: CodeOutput>(
     case .wrappedValue:
         text.write(string: name)
         text.write(literal: "(wrappedValue: ")
-        text.append(property.initializer!, from: context)
+        text.append(property.initializer!, from: context, qualifying: qualification)
         writeArguments(&text)
         text.write(literal: ")")
     case .attributeArguments:
         text.write(string: name)
         text.write(literal: "(")
-        text.append(property.attributeArguments!, from: context)
+        if let arguments = property.attributeArguments { text.append(arguments, from: context, qualifying: qualification) }
         text.write(literal: ")")
     case .optionalNil:
         text.write(string: name)

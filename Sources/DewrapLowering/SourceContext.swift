@@ -207,6 +207,12 @@ struct SourceContext {
         output.write(bytes, position..<range.upperBound)
     }
 
+    /// Whether byte `offset` lies strictly inside a rewrite (a call site's can span several
+    /// tokens): copied text is not cut there, or the rewrite would be lost.
+    func isInsideTokenEdit(_ offset: Int) -> Bool {
+        tokenEdits.contains { $0.start < offset && offset < $0.end }
+    }
+
     /// The index of the first `$x` rewrite inside `range`, if there is one.
     private func firstTokenEdit(in range: Range<Int>) -> Int? {
         // Binary search: there may be many. Through a buffer pointer: asked for every piece of source copied.

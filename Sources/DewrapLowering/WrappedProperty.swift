@@ -67,13 +67,28 @@ final class WrappedProperty {
         self.didSet = didSet
         self.inner = inner
         self.composedSetter = composedSetter
+        initializesFromWrappedValue = wrapper.initializesStorageFromWrappedValue
+            && inner.allSatisfy { $0.wrapper.initializesStorageFromWrappedValue }
+        if initializer != nil {
+            storageStart = .wrappedValue
+        } else if attribute.arguments != nil {
+            storageStart = .attributeArguments
+        } else if wrapper.hasInitWithoutArguments {
+            storageStart = .emptyInit
+        } else if isOptional && initializesFromWrappedValue {
+            storageStart = .optionalNil
+        } else {
+            storageStart = .none
+        }
     }
 
-    /// How the storage is initialized at the declaration (V-1…V-3).
+    /// How the storage is initialized at the declaration (V-1…V-3), in the compiler's order: an
+    /// initial value, then attribute arguments (`@W()` too), then the wrapper type's own `init()`
+    /// (even for an Optional), then `nil` for an Optional through its own `init(wrappedValue:)`.
     enum StorageStart {
         /// `= e`: `W(wrappedValue: e, args…)`.
         case wrappedValue
-        /// `@W(args)` without `= e`: `W(args)`.
+        /// `@W(args)` or `@W()` without `= e`: `W(args)`.
         case attributeArguments
         /// An Optional without a value: `W(wrappedValue: nil)` (V-3a).
         case optionalNil
@@ -83,23 +98,34 @@ final class WrappedProperty {
         case none
     }
 
-    var storageStart: StorageStart {
-        if initializer != nil { return .wrappedValue }
-        if attributeArguments != nil { return .attributeArguments }
-        if isOptional && wrapper.hasInitWrappedValue { return .optionalNil }
-        if wrapper.hasInitWithoutArguments { return .emptyInit }
-        return .none
-    }
+    /// Decided once, with the analysis: asked several times for every property.
+    let storageStart: StorageStart
+
+    /// Every wrapper of the property has the compiler's `init(wrappedValue:)` (see
+    /// `WrapperShape.initializesStorageFromWrappedValue`).
+    private let initializesFromWrappedValue: Bool
 
     /// The storage gets a value at its declaration (V-1…V-3b).
     var storageInitializedAtDeclaration: Bool { storageStart != .none }
 
-    /// The memberwise parameter has the wrapped type (M-4), not the wrapper type.
+    /// The memberwise parameter has the wrapped type (M-4), not the wrapper type: with an initial
+    /// value, or without one, attribute arguments or `init()` when `init(wrappedValue:)` makes the storage.
     var takesWrappedValueParameter: Bool {
-        guard wrapper.hasInitWrappedValue else { return false }
         switch storageStart {
-        case .wrappedValue, .optionalNil, .none: return true
+        case .wrappedValue: return wrapper.hasInitWrappedValue
+        case .optionalNil, .none: return initializesFromWrappedValue
         case .attributeArguments, .emptyInit: return false
+        }
+    }
+
+    /// An assignment to `x` before `self` is initialized can make the storage with
+    /// `W(wrappedValue: v, args…)` (N-2): with an initial value, or without one or attribute
+    /// arguments when every wrapper has the compiler's `init(wrappedValue:)`; otherwise it is N-5's error.
+    var reinitializesFromWrappedValue: Bool {
+        switch storageStart {
+        case .wrappedValue: return wrapper.hasInitWrappedValue
+        case .optionalNil, .emptyInit, .none: return initializesFromWrappedValue
+        case .attributeArguments: return false
         }
     }
 
@@ -397,7 +423,7 @@ private func analyzeComposition(
     }
     let isOptional = valueType.hasSuffix("?") || valueType.hasSuffix("!") || valueType.hasPrefix("Optional<")
     if binding.initializer == nil && (isOptional || shapes.contains { $0.hasInitWithoutArguments }
-        || layers.contains { $0.0.arguments.map { $0.upper - $0.lower > 2 } == true }) {
+        || !shapes.allSatisfy(\.initializesStorageFromWrappedValue) || layers.contains { $0.0.arguments != nil }) {
         return leave("a composition of property wrappers without an initial value is not supported yet")
     }
     guard !valueType.hasSuffix("!") else { return leave("an implicitly unwrapped composition is not supported yet") }

@@ -44,6 +44,34 @@ public final class WrapperShape: Sendable {
         public var isIsolated = false
         /// Declared in an extension with a `where` clause: may not apply to every wrapped type.
         public var inConstrainedExtension = false
+        /// One the compiler's property-wrapper check looks at (`PropertyWrapperTypeInfo`, which decides
+        /// V-3 and M-4): declared in the type's own body or implicit, not in an extension; without
+        /// generic parameters of its own; not failable; at least as accessible as the type.
+        public var isWrapperTypeInit = false
+        /// Synthesized by the compiler (the memberwise init, `init()`): its parameters have the stored properties' types.
+        public var isImplicit = false
+
+        /// The compiler's `init(wrappedValue:)` for V-3 and M-4: a wrapper-type init with a parameter
+        /// labelled `wrappedValue` (any position) of exactly `wrappedValue`'s type, or an autoclosure
+        /// returning it, and a default for every other parameter.
+        func initializesFromWrappedValue(ofType valueType: String) -> Bool {
+            guard isWrapperTypeInit, let position = labels.firstIndex(of: "wrappedValue") else { return false }
+            for index in labels.indices where index != position && !(index < defaults.count && defaults[index]) {
+                return false
+            }
+            if isImplicit { return true }
+            guard position < parameterTypes.count else { return false }
+            var type = typeTokens(parameterTypes[position])
+            if type.first == "inout" || type.suffix(3) == [".", ".", "."] { return false }
+            // `@autoclosure @escaping () -> Value` takes `Value`.
+            var isAutoclosure = false
+            while type.count >= 2 && type[0] == "@" {
+                if type[1] == "autoclosure" { isAutoclosure = true }
+                type.removeFirst(2)
+            }
+            if isAutoclosure, type.starts(with: ["(", ")", "->"]) { type.removeFirst(3) }
+            return type == typeTokens(valueType)
+        }
 
         /// A call with these argument labels can use this init: they name its
         /// parameters in order, and every parameter left out has a default.
@@ -92,6 +120,8 @@ public final class WrapperShape: Sendable {
         self.genericParameters = genericParameters
         self.initializers = initializers
         hasInitWrappedValue = initializers.contains { $0.labels.first == "wrappedValue" }
+        initializesStorageFromWrappedValue = initializers.contains { $0.initializesFromWrappedValue(ofType: wrappedValue.type) }
+        hasInitWithoutArguments = initializers.contains { $0.isWrapperTypeInit && $0.isCallableWithoutArguments }
         wrappedValueIsAutoclosure = initializers.contains { $0.labels.first == "wrappedValue" && $0.firstIsAutoclosure }
         self.wrappedValue = wrappedValue
         self.projectedValue = projectedValue
@@ -148,8 +178,19 @@ public final class WrapperShape: Sendable {
     /// Asked several times for every property: found once, with the initializers.
     public let hasInitWrappedValue: Bool
 
-    /// `W()` is valid (V-3b): an init without parameters or with defaults for all of them, as swiftc counts it.
-    public var hasInitWithoutArguments: Bool { initializers.contains(where: \.isCallableWithoutArguments) }
+    /// `W()` initializes a property without an initial value or attribute arguments (V-3b, before
+    /// V-3a): the compiler found an init without parameters or with defaults for all of them among
+    /// the wrapper type's own (see `Initializer.isWrapperTypeInit`; one in an extension, such as
+    /// swift-argument-parser's `Flag.init<Element>(exclusivity:help:) where Value == Element?`, is
+    /// not looked for, though the call `W()` may then resolve to it).
+    public let hasInitWithoutArguments: Bool
+
+    /// The compiler's `init(wrappedValue:)` for a property without an initial value or attribute
+    /// arguments (`Initializer.initializesFromWrappedValue`): with it an Optional property starts as
+    /// `W(wrappedValue: nil)` (V-3a), and the memberwise parameter has the wrapped type (M-4). An
+    /// init in an extension (`Flag`'s `init(wrappedValue:help:) where Value: EnumerableFlag`), a
+    /// generic one or one taking another type does not count, though `= e` may call it (V-1).
+    public let initializesStorageFromWrappedValue: Bool
 
     /// An `init(wrappedValue:)` is isolated to a global actor (ObservedObject's).
     public var initWrappedValueIsIsolated: Bool {
@@ -371,12 +412,15 @@ private func readShape(_ type: TypeDecl, extensions: [TypeDecl], context: Source
     default: return nil
     }
     let typeIsolation = isolationAttribute(type.prefix, context: context)
+    let typeAccess = accessRank(context.declaredAccess(type.prefix))
     var initializers: [WrapperShape.Initializer] = []
     var wrappedValue: WrapperShape.Member?
     var projectedValue: WrapperShape.Member?
     var enclosingInstance: WrapperShape.Setter?
     var nestedTypes: Set<String> = []
     var stored: [(label: String, hasDefault: Bool)] = []
+    /// The implicit memberwise init's access: internal, or that of a less accessible stored property.
+    var storedAccess = accessRank(nil)
     var sendable: WrapperShape.Sendability = .unknown
     let genericParameters = type.genericParameters.map { genericParameterNames(context.text($0)) } ?? []
     if type.inheritance.contains(where: { ["Sendable", "@unchecked Sendable"].contains(context.text($0)) }) || typeIsolation != nil {
@@ -390,6 +434,9 @@ private func readShape(_ type: TypeDecl, extensions: [TypeDecl], context: Source
                 nestedTypes.insert(context.text(nested.name))
             case .function(let function) where function.kind == .initializer:
                 var initializer = readInitializer(function, context: context)
+                initializer.isWrapperTypeInit = inBody && function.genericParameters == nil
+                    && !(function.name.map { context.token($0, isSpelled: "?") || context.token($0, isSpelled: "!") } ?? false)
+                    && accessRank(context.declaredAccess(function.prefix)) >= typeAccess
                 initializer.isIsolated = (isolationAttribute(function.prefix, context: context) ?? typeIsolation) != nil
                     && !function.prefix.modifiers.contains { context.text($0.keyword) == "nonisolated" }
                 initializers.append(initializer)
@@ -422,6 +469,7 @@ private func readShape(_ type: TypeDecl, extensions: [TypeDecl], context: Source
                     if inBody && isStored && !(isLet && binding.initializer != nil) {
                         let optional = binding.type.map { context.text($0).hasSuffix("?") } ?? false
                         stored.append((name, binding.initializer != nil || (optional && !isLet)))
+                        storedAccess = min(storedAccess, accessRank(context.declaredAccess(variable.prefix)))
                     }
                 }
             case .ifConfig(let ifConfig):
@@ -455,10 +503,16 @@ private func readShape(_ type: TypeDecl, extensions: [TypeDecl], context: Source
         if kind == .struct && !stored.isEmpty {
             var memberwise = WrapperShape.Initializer(labels: stored.map(\.label), firstIsAutoclosure: false, sameType: [])
             memberwise.defaults = stored.map(\.hasDefault)
+            memberwise.isImplicit = true
+            memberwise.isWrapperTypeInit = storedAccess >= typeAccess
             initializers.append(memberwise)
         }
         if stored.allSatisfy(\.hasDefault) {
-            initializers.append(WrapperShape.Initializer(labels: [], firstIsAutoclosure: false, sameType: []))
+            var empty = WrapperShape.Initializer(labels: [], firstIsAutoclosure: false, sameType: [])
+            empty.isImplicit = true
+            // Internal whatever the stored properties' access (it takes none of them).
+            empty.isWrapperTypeInit = accessRank(nil) >= typeAccess
+            initializers.append(empty)
         }
     }
     return WrapperShape(
@@ -547,6 +601,17 @@ private func readMember(
         member.needsModify = false
     }
     return member
+}
+
+/// A declared access level as a rank (`private` 0 … `public` and `open` 4); none is `internal`.
+private func accessRank(_ access: String?) -> Int {
+    switch access {
+    case "private": return 0
+    case "fileprivate": return 1
+    case "package": return 3
+    case "public", "open": return 4
+    default: return 2
+    }
 }
 
 /// `@preconcurrency @MainActor` (or `@MainActor`, or another global actor) from a prefix.
@@ -792,7 +857,8 @@ extension WrapperShape: CustomStringConvertible {
         }
         var lines = ["\(kind) \(name)<\(genericParameters.joined(separator: ", "))>"]
         lines.append("init(wrappedValue:) \(hasInitWrappedValue)\(wrappedValueIsAutoclosure ? " autoclosure" : "")"
-            + (initWrappedValueIsIsolated ? " isolated" : ""))
+            + (initWrappedValueIsIsolated ? " isolated" : "")
+            + (hasInitWrappedValue && !initializesStorageFromWrappedValue ? " (not the type's own: not for V-3a, M-4)" : ""))
         lines.append("init() \(hasInitWithoutArguments), init(projectedValue:) \(hasInitProjectedValue)")
         lines.append("wrappedValue: " + member(wrappedValue))
         lines.append("projectedValue: " + member(projectedValue))

@@ -63,11 +63,20 @@ struct LoweringFixtureTests {
     /// Tagged(tag: "a")`); the real default is the initial value (the driver
     /// runs it). Each such parameter, as printed and as it really is.
     static let defaultsPrintedAsAttribute: [String: [(String, String)]] = [
+        "lowering/CodingKeysLeaveOut": [
+            (#"verbose: Bool = Field(help: "say more")"#, "verbose: Bool = false"),
+        ],
         "lowering/NilLiteralDefault": [
             (#"a: Int? = Tagged(tag: "a")"#, "a: Int? = nil"),
             (#"c: _OptionalNilComparisonType = Defaulted(help: "c")"#, "c: _OptionalNilComparisonType = nil"),
             (#"e: Int? = Tagged(tag: "e")"#, "e: Int? = 4"),
             ("g: _OptionalNilComparisonType = Parsed(transform: length)", "g: _OptionalNilComparisonType = nil"),
+        ],
+        "lowering/StaticMemberNames": [
+            ("size: Int = Option(name: defaultLabel, transform: { convert($0) * 2 })", "size: Int = defaultSize"),
+            ("title: String = Option(transform: shout)", #"title: String = "t""#),
+            (#"name: String = Option(name: "n", transform: { $0 })"#, #"name: String = "v""#),
+            (#"other: String = Option(transform: { make in make + "!" })"#, #"other: String = "o""#),
         ],
     ]
 
