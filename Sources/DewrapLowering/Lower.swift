@@ -207,6 +207,8 @@ struct FileLowering {
         var properties: [WrappedProperty]
         /// The struct's memberwise init is written out.
         var writesMemberwise: Bool
+        /// Wrapped properties of the type are left as written (none that the memberwise init includes).
+        var leavesProperties: Bool
         /// A class that may have a superclass (its inheritance is not all protocols dewrap knows).
         var isDerivedClass: Bool
         var initializers: [FunctionDecl]
@@ -458,6 +460,8 @@ struct FileLowering {
         // listed here (left as written or refused; rare).
         var notStored: [Int] = []
         var blocked = false
+        /// Some wrapped properties are left as written, none the memberwise init would need.
+        var leavesProperties = false
         var otherWrapper: Attribute?
         var unknownWrappers: [Attribute] = []
         // a static wrapped property in an extension of a protocol declared in this file.
@@ -493,7 +497,12 @@ struct FileLowering {
                     type: property.valueType, isLet: false, access: property.access, placement: placement))
             case .leave(let diagnostic):
                 diagnostics.append(diagnostic)
-                blocked = true
+                // Per property: one the memberwise init leaves out (M-2) stays as written alone.
+                if isOutsideMemberwiseInit(declaration) {
+                    leavesProperties = true
+                } else {
+                    blocked = true
+                }
                 notStored.append(index)
                 for binding in declaration.bindings { leftNames.insert(context.text(binding.pattern)) }
             case .notWrapped:
@@ -569,9 +578,22 @@ struct FileLowering {
             return nil
         }
         return TypePlan(type: type, container: container, properties: properties, writesMemberwise: writesMemberwise,
+                        leavesProperties: leavesProperties,
                         isDerivedClass: container == .class && !inheritsOnlyProtocols(type),
                         initializers: initializers, extensionInitializers: extensionInitializers, stored: stored,
                         codingKeys: codingKeys)
+    }
+
+    /// Whether the compiler's memberwise init leaves a wrapped property out (M-2): it is `private` or
+    /// `fileprivate` and its storage is initialized at its declaration, by an initial value or by
+    /// the wrapper attribute's arguments (`@Environment(\.dismiss) private var dismiss`). Only such a
+    /// property can be left as written while the rest of its struct is lowered: the written-out
+    /// memberwise init would otherwise need its type.
+    private func isOutsideMemberwiseInit(_ declaration: VariableDecl) -> Bool {
+        guard let access = context.declaredAccess(declaration.prefix), access == "private" || access == "fileprivate",
+              declaration.bindings.count == 1 else { return false }
+        return declaration.bindings[0].initializer != nil
+            || declaration.prefix.attributes.contains { $0.innerArguments != nil && context.wrapper(of: $0) != nil }
     }
 
     /// Whether a class's inheritance clause names no superclass: a superclass must come first, so it
@@ -693,7 +715,8 @@ struct FileLowering {
         let memberwise = plan.writesMemberwise
             ? planMemberwiseInit(
                 type: plan.type, stored: plan.stored, sendable: sendable, qualification: qualification,
-                kept: plan.codingKeys?.keptInitializers ?? PropertyNames(), context: context, into: &texts) : nil
+                kept: plan.codingKeys?.keptInitializers ?? PropertyNames(), leavesProperties: plan.leavesProperties,
+                context: context, into: &texts) : nil
         // The key path root of the enclosing-instance subscript, which only a class's properties use.
         let typeName = plan.container != .class ? "" : context.text(plan.type.name) + (plan.type.genericParameters.map {
             "<" + genericParameterNames(context.text($0)).joined(separator: ", ") + ">"

@@ -139,7 +139,7 @@ func memberwiseInitProblem(type: TypeDecl, stored: [StoredProperty], context: So
 /// `kept`: properties whose value stays at the declaration (see `CodingKeysPlan.keptInitializers`).
 func planMemberwiseInit(
     type: TypeDecl, stored: [StoredProperty], sendable: SendableOracle, qualification: StaticQualification,
-    kept: PropertyNames, context: SourceContext, into text: inout CodeText
+    kept: PropertyNames, leavesProperties: Bool = false, context: SourceContext, into text: inout CodeText
 ) -> MemberwisePlan {
     let tree = context.tree
     let regions = stored.compactMap(\.placement)
@@ -166,7 +166,8 @@ func planMemberwiseInit(
             stripped += configuration.withUnsafeBufferPointer { configuration in
                 renderInits(
                     type: type, stored: configuration, indent: indent, sendable: sendable, qualification: qualification,
-                    kept: kept, context: context, into: &text, strippedWrapped: &strippedWrapped)
+                    kept: kept, leavesProperties: leavesProperties, context: context, into: &text,
+                    strippedWrapped: &strippedWrapped)
             }
         }
         text.write(eol, directiveIndent, "#endif")
@@ -178,7 +179,8 @@ func planMemberwiseInit(
         stripped = stored.withUnsafeBufferPointer { stored in
             renderInits(
                 type: type, stored: stored, indent: indent, sendable: sendable, qualification: qualification,
-                kept: kept, context: context, into: &text, strippedWrapped: &strippedWrapped)
+                kept: kept, leavesProperties: leavesProperties, context: context, into: &text,
+                    strippedWrapped: &strippedWrapped)
         }
     }
     return MemberwisePlan(
@@ -198,8 +200,8 @@ func planMemberwiseInit(
 /// are read in place through a buffer (see `StoredProperty`).
 private func renderInits(
     type: TypeDecl, stored: UnsafeBufferPointer<StoredProperty>, indent: Range<Int>, sendable: SendableOracle,
-    qualification: StaticQualification, kept: PropertyNames, context: SourceContext, into text: inout CodeText,
-    strippedWrapped: inout PropertyNames
+    qualification: StaticQualification, kept: PropertyNames, leavesProperties: Bool, context: SourceContext,
+    into text: inout CodeText, strippedWrapped: inout PropertyNames
 ) -> [Edit] {
     let tree = context.tree
     let unit = context.indentUnit
@@ -210,7 +212,9 @@ private func renderInits(
     var allInitializedAtDeclaration = true
     // I-3: an isolated type's inits are `nonisolated` when nothing in them needs its actor.
     let isolated = isGlobalActorIsolated(type, context: context)
-    var allSendable = isolated
+    // A property left as written is a stored property whose type dewrap does not know: it may not be Sendable,
+    // so the inits stay isolated (SPEC Corrections, I-4; L-4: uncertain means isolated).
+    var allSendable = isolated && !leavesProperties
     var initializersNeedNoActor = isolated
 
     for index in stored.indices {
