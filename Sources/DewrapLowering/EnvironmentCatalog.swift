@@ -24,9 +24,22 @@ import DewrapSyntax
 /// used only in a file that imports that framework (`module`): in any other file the property is
 /// left as written, as it is when the name is not here at all.
 enum EnvironmentCatalog {
-    /// The declarations, grouped by the module whose import their types need (nil: none beyond SwiftUI).
-    static let declarations: [(module: String?, text: String)] = [
-        (nil, #"""
+    /// Declarations whose types need the import of `module` (nil: none beyond SwiftUI).
+    /// A struct, not a tuple: an array of tuples makes the run time build the tuple's type
+    /// metadata on first use.
+    struct Group: Sendable {
+        var module: String?
+        var text: String
+
+        init(_ module: String?, _ text: String) {
+            self.module = module
+            self.text = text
+        }
+    }
+
+    /// The declarations, grouped by the module whose import their types need.
+    static let declarations: [Group] = [
+        Group(nil, #"""
             extension EnvironmentValues {
                 // MARK: Creating and accessing values
                 public var description: String { get }
@@ -191,7 +204,7 @@ enum EnvironmentCatalog {
             }
             """#),
         // The types below are other frameworks' (their own documentation pages name the framework).
-        ("AuthenticationServices", #"""
+        Group("AuthenticationServices", #"""
             extension EnvironmentValues {
                 public var authorizationController: AuthorizationController { get }
                 public var webAuthenticationSession: WebAuthenticationSession { get }
@@ -201,27 +214,27 @@ enum EnvironmentCatalog {
                 public var deliveredVerificationCodesManager: DeliveredVerificationCodesManager { get }
             }
             """#),
-        ("ClockKit", #"""
+        Group("ClockKit", #"""
             extension EnvironmentValues {
                 public var complicationRenderingMode: ComplicationRenderingMode { get }
             }
             """#),
-        ("CoreData", #"""
+        Group("CoreData", #"""
             extension EnvironmentValues {
                 public var managedObjectContext: NSManagedObjectContext { get }
             }
             """#),
-        ("DeclaredAgeRange", #"""
+        Group("DeclaredAgeRange", #"""
             extension EnvironmentValues {
                 public var requestAgeRange: DeclaredAgeRangeAction { get }
             }
             """#),
-        ("DeviceDiscoveryUI", #"""
+        Group("DeviceDiscoveryUI", #"""
             extension EnvironmentValues {
                 public var devicePickerSupports: DevicePickerSupportedAction { get }
             }
             """#),
-        ("ImagePlayground", #"""
+        Group("ImagePlayground", #"""
             extension EnvironmentValues {
                 public var imagePlaygroundAllowedGenerationStyles: [ImagePlaygroundStyle] { get }
                 public var imagePlaygroundOptions: ImagePlaygroundOptions { get }
@@ -229,39 +242,39 @@ enum EnvironmentCatalog {
                 public var imagePlaygroundSelectedGenerationStyle: ImagePlaygroundStyle { get }
             }
             """#),
-        ("MarketplaceKit", #"""
+        Group("MarketplaceKit", #"""
             extension EnvironmentValues {
                 public var requestAppDeletion: RequestAppDeletionAction { get }
             }
             """#),
-        ("PermissionKit", #"""
+        Group("PermissionKit", #"""
             extension EnvironmentValues {
                 public var askPermission: AskPermissionAction { get }
             }
             """#),
-        ("RealityKit", #"""
+        Group("RealityKit", #"""
             extension EnvironmentValues {
                 public var realityViewCameraControls: CameraControls { get }
             }
             """#),
-        ("Spatial", #"""
+        Group("Spatial", #"""
             extension EnvironmentValues {
                 public var immersiveSpaceDisplacement: Pose3D { get }
             }
             """#),
-        ("StoreKit", #"""
+        Group("StoreKit", #"""
             extension EnvironmentValues {
                 public var purchase: PurchaseAction { get }
                 public var displayStoreKitMessage: DisplayMessageAction { get }
                 public var requestReview: RequestReviewAction { get }
             }
             """#),
-        ("SwiftData", #"""
+        Group("SwiftData", #"""
             extension EnvironmentValues {
                 public var modelContext: ModelContext { get }
             }
             """#),
-        ("WidgetKit", #"""
+        Group("WidgetKit", #"""
             extension EnvironmentValues {
                 public var widgetFamily: WidgetFamily { get }
                 public var widgetRenderingMode: WidgetRenderingMode { get }
@@ -278,43 +291,104 @@ enum EnvironmentCatalog {
         var module: String?
     }
 
-    /// Every property by name, read from `declarations` the first time one is asked for (a
-    /// `static let` is initialized once, on first use, whichever thread asks): a file that
-    /// never names `@Environment(\.x)` without a type does not read the catalog.
-    static let entries: [String: Entry] = {
-        var entries: [String: Entry] = [:]
-        for group in declarations {
-            let bytes = Array(group.text.utf8)
-            let context = SourceContext(bytes: bytes, tree: Parser.parse(bytes, bodies: .skippingPlain))
-            for member in environmentValuesMembers(in: context) {
-                precondition(entries[member.name] == nil, "EnvironmentValues.\(member.name) declared twice in the catalog")
-                entries[member.name] = Entry(type: member.type, module: group.module)
+    /// The properties: their names, and what is known of each by its index there. Found by a
+    /// walk over the names' bytes (a lowering asks once for each `@Environment(\.x)` without a
+    /// type): a hash table here would be one more caller of `NameSet`'s probe, which the
+    /// optimizer then stops inlining into lowering's hot paths, and comparing Strings costs some
+    /// 75 instructions a pair.
+    struct Table: Sendable {
+        /// The names' bytes, one after another; `ends[i]` is where name `i` ends.
+        var bytes: [UInt8] = []
+        var ends: [Int] = []
+        var entries: [Entry] = []
+
+        var names: [String] {
+            ends.indices.map { String(decoding: bytes[(($0 == 0 ? 0 : ends[$0 - 1]))..<ends[$0]], as: UTF8.self) }
+        }
+
+        func entry(named name: UnsafeBufferPointer<UInt8>) -> Entry? {
+            bytes.withUnsafeBufferPointer { bytes in
+                var start = 0
+                for (index, end) in ends.enumerated() {
+                    if end - start == name.count && sameBytes(UnsafeBufferPointer(rebasing: bytes[start..<end]), name) {
+                        return entries[index]
+                    }
+                    start = end
+                }
+                return nil
             }
         }
-        return entries
+
+        func entry(named name: String) -> Entry? {
+            var name = name
+            return name.withUTF8 { entry(named: $0) }
+        }
+    }
+
+    /// Read from `declarations` the first time a property is asked for (a `static let` is
+    /// initialized once, on first use, whichever thread asks): a file that never names
+    /// `@Environment(\.x)` without a type does not read the catalog. The groups are read as one
+    /// text, one parse, each member's group found by where it lies. (A test checks that no name
+    /// is declared twice.)
+    static let table: Table = {
+        var text = ""
+        var groupEnds: [Int] = []
+        for group in declarations {
+            text += group.text
+            text += "\n"
+            groupEnds.append(text.utf8.count)
+        }
+        let bytes = Array(text.utf8)
+        let context = SourceContext(bytes: bytes, tree: Parser.parse(bytes, bodies: .skippingPlain))
+        let members = environmentValuesMembers(in: context)
+        var table = Table()
+        table.bytes.reserveCapacity(32 * members.count)
+        table.ends.reserveCapacity(members.count)
+        table.entries.reserveCapacity(members.count)
+        var group = 0
+        for member in members {
+            let range = context.tree.tokens[member.name].range
+            while groupEnds[group] <= range.lowerBound { group += 1 }
+            table.bytes += bytes[range]
+            table.ends.append(table.bytes.count)
+            // Written as `typeText` writes types (a test checks it): taken as it is.
+            table.entries.append(Entry(type: context.text(member.type), module: declarations[group].module))
+        }
+        return table
     }()
+
+    /// Every property by name (for tests).
+    static var entries: [String: Entry] {
+        Dictionary(zip(table.names, table.entries)) { first, _ in first }
+    }
 }
 
 /// The type SwiftUI's `EnvironmentValues.name` has as Apple documents it (`DismissAction` for
 /// `dismiss`), or nil when the built-in catalog does not have it. A type from a framework other
 /// than SwiftUI (`ModelContext`) is written in a lowering only where the file imports that framework.
 public func environmentValueType(named name: String) -> String? {
-    EnvironmentCatalog.entries[name]?.type
+    EnvironmentCatalog.table.entry(named: name)?.type
+}
+
+/// A property of `EnvironmentValues` that a file declares: its name token and its written type.
+struct EnvironmentMember {
+    var name: Int
+    var type: TokenSpan
 }
 
 /// The instance properties that the top-level `extension EnvironmentValues` blocks of a parsed
 /// file declare with a written type (in any `#if` branch), in order: a computed one (`var name: T
 /// { … }`) or one made by the `@Entry` macro (`@Entry var name: T = …`). A stored property
 /// without `@Entry` cannot be declared in an extension and is not one.
-func environmentValuesMembers(in context: SourceContext) -> [(name: String, type: String)] {
-    var members: [(name: String, type: String)] = []
+func environmentValuesMembers(in context: SourceContext) -> [EnvironmentMember] {
+    var members: [EnvironmentMember] = []
     func visitMembers(_ items: [Item]) {
         for item in items {
             switch item {
             case .variable(let variable):
                 guard context.word(variable.keyword) == .var, variable.bindings.count == 1,
                       !variable.prefix.modifiers.contains(where: { context.word($0.keyword) == .static || context.word($0.keyword) == .class }),
-                      let nameToken = variable.bindings[0].name, let type = variable.bindings[0].type else { continue }
+                      let name = variable.bindings[0].name, let type = variable.bindings[0].type else { continue }
                 let isComputed: Bool
                 switch variable.bindings[0].accessors?.content {
                 case nil: isComputed = false
@@ -324,7 +398,7 @@ func environmentValuesMembers(in context: SourceContext) -> [(name: String, type
                 }
                 let isEntry = variable.prefix.attributes.contains { context.span($0.name, isSpelled: "Entry") }
                 guard isComputed || isEntry && variable.bindings[0].accessors == nil else { continue }
-                members.append((context.text(nameToken), typeText(typeTokens(context.text(type)))))
+                members.append(EnvironmentMember(name: name, type: type))
             case .ifConfig(let ifConfig):
                 for clause in ifConfig.clauses { visitMembers(clause.items) }
             default:
@@ -357,12 +431,13 @@ extension SourceContext {
     /// name the catalog's type (it imports the type's framework, if that is not SwiftUI).
     func environmentValueType(named name: String) -> String? {
         var declared: String?
-        for member in environmentValuesMembers(in: self) where member.name == name {
-            guard declared == nil || declared == member.type else { return nil }
-            declared = member.type
+        for member in environmentValuesMembers(in: self) where text(member.name) == name {
+            let type = typeText(typeTokens(text(member.type)))
+            guard declared == nil || declared == type else { return nil }
+            declared = type
         }
         if let declared { return declared }
-        guard let entry = EnvironmentCatalog.entries[name] else { return nil }
+        guard let entry = EnvironmentCatalog.table.entry(named: name) else { return nil }
         if let module = entry.module, !imports(module) { return nil }
         return entry.type
     }

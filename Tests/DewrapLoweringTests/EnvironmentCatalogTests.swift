@@ -19,6 +19,9 @@ struct EnvironmentCatalogTests {
             declared += lines.count
             #expect(lines.allSatisfy { $0.hasPrefix("    public var ") && $0.hasSuffix(" { get }") }, "\(group.module ?? "SwiftUI")")
         }
+        let names = EnvironmentCatalog.table.names
+        #expect(names.count == declared)
+        #expect(Set(names).count == names.count, "a name declared twice")
         let entries = EnvironmentCatalog.entries
         #expect(entries.count == declared)
         #expect(entries.count >= 150)
@@ -58,8 +61,9 @@ struct EnvironmentCatalogTests {
         let context = SourceContext(bytes: source, tree: Parser.parse(source))
         var standIn: [String: String] = [:]
         for member in environmentValuesMembers(in: context) {
-            #expect(standIn[member.name] == nil, "\(member.name) declared twice in the stand-in")
-            standIn[member.name] = member.type
+            let name = context.text(member.name)
+            #expect(standIn[name] == nil, "\(name) declared twice in the stand-in")
+            standIn[name] = typeText(typeTokens(context.text(member.type)))
         }
         // The stored properties of the struct itself.
         for case .type(let type) in context.tree.items where type.kind == .struct && context.text(type.name) == "EnvironmentValues" {
