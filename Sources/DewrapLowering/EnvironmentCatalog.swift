@@ -303,7 +303,7 @@ enum EnvironmentCatalog {
         var entries: [Entry] = []
 
         var names: [String] {
-            ends.indices.map { String(decoding: bytes[(($0 == 0 ? 0 : ends[$0 - 1]))..<ends[$0]], as: UTF8.self) }
+            ends.indices.map { String(decoding: bytes[($0 == 0 ? 0 : ends[$0 - 1])..<ends[$0]], as: UTF8.self) }
         }
 
         func entry(named name: UnsafeBufferPointer<UInt8>) -> Entry? {
