@@ -334,7 +334,7 @@ func analyzeProperty(
         valueType = context.inferredType(of: initializer)
     } else if wrapperCount == 1, let arguments = attributeArguments {
         // `@Environment(Model.self)`: a `T.self` argument for a parameter of type `Value.Type` gives `Value`.
-        bindings = genericArguments(fromMetatypeArguments: context.text(arguments), of: wrapper)
+        bindings = genericArguments(fromMetatypeArguments: context.text(arguments), of: wrapper, context: context)
         if wrapper.genericParameters.allSatisfy({ bindings[$0] != nil }) {
             valueType = wrapper.wrappedValueType(bindings)
         }
@@ -467,8 +467,10 @@ private func analyzeComposition(
 }
 
 /// Generic arguments read from `T.self` arguments passed where an init of the wrapper takes `Param.Type`
-/// (with the same argument labels).
-private func genericArguments(fromMetatypeArguments text: String, of wrapper: WrapperShape) -> [String: [String]] {
+/// (with the same argument labels), and from key paths `\.name` passed where it takes `KeyPath<Root, Param>`.
+private func genericArguments(
+    fromMetatypeArguments text: String, of wrapper: WrapperShape, context: SourceContext
+) -> [String: [String]] {
     let arguments = splitTopLevel(text, on: ",").map { argument -> (label: String, value: String) in
         let tokens = typeTokens(argument)
         if tokens.count > 2, tokens[1] == ":" { return (tokens[0], typeText(Array(tokens[2...]))) }
@@ -483,9 +485,14 @@ private func genericArguments(fromMetatypeArguments text: String, of wrapper: Wr
             // (`@Environment(\.self)` reads `EnvironmentValues`). Any other key path's value type
             // is known only from a declaration of its member.
             if pattern.count == 6, pattern[0] == "KeyPath", pattern[1] == "<", pattern[3] == ",", pattern[5] == ">",
-               wrapper.genericParameters.contains(pattern[4]), !wrapper.genericParameters.contains(pattern[2]),
-               value == ["\\", ".", "self"] {
-                bindings[pattern[4]] = [pattern[2]]
+               wrapper.genericParameters.contains(pattern[4]), !wrapper.genericParameters.contains(pattern[2]) {
+                if value == ["\\", ".", "self"] {
+                    bindings[pattern[4]] = [pattern[2]]
+                } else if let member = keyPathMember(value, root: pattern[2]),
+                          let type = keyPathValueType(root: pattern[2], member: member, context: context) {
+                    // `\.dismiss` for `KeyPath<EnvironmentValues, Value>`: `Value` is the member's declared type.
+                    bindings[pattern[4]] = typeTokens(type)
+                }
                 continue
             }
             // `Model.self` for `Value.Type` (not a key path's `\.self`).
@@ -498,6 +505,28 @@ private func genericArguments(fromMetatypeArguments text: String, of wrapper: Wr
         if !bindings.isEmpty { return bindings }
     }
     return [:]
+}
+
+/// `name` for a key path of one plain member, `\.name` or `\Root.name` (no subscript, optional chaining
+/// or further component), given as type tokens; nil for any other.
+private func keyPathMember(_ tokens: [String], root: String) -> String? {
+    let member: String
+    switch tokens.count {
+    case 3 where tokens[0] == "\\" && tokens[1] == ".": member = tokens[2]
+    case 4 where tokens[0] == "\\" && tokens[1] == root && tokens[2] == ".": member = tokens[3]
+    default: return nil
+    }
+    // A name (`typeTokens` makes one token of letters, digits, `_` and non-ASCII bytes), not `self` or a digit's tuple index.
+    guard member != "self", let first = member.utf8.first, first >= 0x80 || isASCIINameByte(first),
+          !(first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")) else { return nil }
+    return member
+}
+
+/// The type of member `member` of `root` as a declaration dewrap has gives it (SPEC Decision 5,
+/// revised): for now `EnvironmentValues`, from the file and the built-in catalog.
+private func keyPathValueType(root: String, member: String, context: SourceContext) -> String? {
+    guard root == "EnvironmentValues" else { return nil }
+    return context.environmentValueType(named: member)
 }
 
 /// A member type of the wrapper with its nested type names qualified: `Binding` in `FocusState` is `FocusState<Value>.Binding`.

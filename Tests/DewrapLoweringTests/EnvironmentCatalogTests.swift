@@ -1,0 +1,172 @@
+@testable import DewrapLowering
+import DewrapSyntax
+import Testing
+
+/// The built-in catalog of SwiftUI's `EnvironmentValues` (SPEC Decision 5, revised) and its use for
+/// `@Environment(\.key)` without a type annotation.
+struct EnvironmentCatalogTests {
+    /// Types the stand-in cannot declare, for it does not import Foundation.
+    static let foundationTypes: Set<String> = ["CGFloat", "Locale", "Calendar", "TimeZone", "UndoManager", "AttributedString"]
+
+    // MARK: - The catalog
+
+    /// Every declaration in the catalog's text is read as a property with a type: none is dropped
+    /// by a typo that the reader would skip, and every type is written as `typeText` writes it.
+    @Test func everyDeclarationIsReadWithItsType() {
+        var declared = 0
+        for group in EnvironmentCatalog.declarations {
+            let lines = group.text.split(separator: "\n").filter { $0.contains("var ") }
+            declared += lines.count
+            #expect(lines.allSatisfy { $0.hasPrefix("    public var ") && $0.hasSuffix(" { get }") }, "\(group.module ?? "SwiftUI")")
+        }
+        let names = EnvironmentCatalog.table.names
+        #expect(names.count == declared)
+        #expect(Set(names).count == names.count, "a name declared twice")
+        let entries = EnvironmentCatalog.entries
+        #expect(entries.count == declared)
+        #expect(entries.count >= 150)
+        for (name, entry) in entries {
+            #expect(!entry.type.isEmpty && typeText(typeTokens(entry.type)) == entry.type, "\(name): \(entry.type)")
+            #expect(environmentValueType(named: name) == entry.type)
+        }
+    }
+
+    @Test func knownTypes() {
+        #expect(environmentValueType(named: "dismiss") == "DismissAction")
+        #expect(environmentValueType(named: "colorScheme") == "ColorScheme")
+        #expect(environmentValueType(named: "openURL") == "OpenURLAction")
+        #expect(environmentValueType(named: "modelContext") == "ModelContext")
+        #expect(environmentValueType(named: "presentationMode") == "Binding<PresentationMode>")
+        #expect(environmentValueType(named: "editMode") == "Binding<EditMode>?")
+        #expect(environmentValueType(named: "horizontalSizeClass") == "UserInterfaceSizeClass?")
+        #expect(environmentValueType(named: "locale") == "Locale")
+        #expect(environmentValueType(named: "imageScale") == "Image.Scale")
+        #expect(environmentValueType(named: "worldTrackingLimitations") == "Set<WorldTrackingLimitation>")
+        #expect(environmentValueType(named: "managedObjectContext") == "NSManagedObjectContext")
+        #expect(environmentValueType(named: "somethingUnknown") == nil)
+        // Left out on purpose (see the catalog): an ambiguous name, a module not documented.
+        #expect(environmentValueType(named: "realityKitScene") == nil)
+        #expect(environmentValueType(named: "showSignificantUpdateAcknowledgment") == nil)
+        #expect(EnvironmentCatalog.entries["modelContext"]?.module == "SwiftData")
+        #expect(EnvironmentCatalog.entries["dismiss"]?.module == nil)
+    }
+
+    // MARK: - The stand-in
+
+    /// `fixtures/standin/SwiftUI.swift` declares every catalog property (with the catalog's type)
+    /// whose type needs no Foundation, and no property the catalog lacks: adding to one and not
+    /// the other fails here. `locale` is the stand-in's `String` from before the catalog.
+    @Test func standInDeclaresTheCatalogsProperties() throws {
+        let source = try Fixtures.read("standin/SwiftUI", ".swift")
+        let context = SourceContext(bytes: source, tree: Parser.parse(source))
+        var standIn: [String: String] = [:]
+        for member in environmentValuesMembers(in: context) {
+            let name = context.text(member.name)
+            #expect(standIn[name] == nil, "\(name) declared twice in the stand-in")
+            standIn[name] = typeText(typeTokens(context.text(member.type)))
+        }
+        // The stored properties of the struct itself.
+        for case .type(let type) in context.tree.items where type.kind == .struct && context.text(type.name) == "EnvironmentValues" {
+            for case .variable(let variable) in type.body?.items ?? [] {
+                guard let name = variable.bindings[0].name, let initializer = variable.bindings[0].initializer else { continue }
+                standIn[context.text(name)] = context.inferredType(of: initializer)
+            }
+        }
+        #expect(standIn["locale"] == "String" && standIn["isEnabled"] == "Bool")
+        standIn["locale"] = nil
+
+        let catalog = EnvironmentCatalog.entries.filter { Set(typeTokens($0.value.type)).isDisjoint(with: Self.foundationTypes) }
+        let missing = Set(catalog.keys).subtracting(standIn.keys).sorted()
+        let extra = Set(standIn.keys).subtracting(catalog.keys).sorted()
+        #expect(missing.isEmpty, "in the catalog, not in the stand-in: \(missing)")
+        #expect(extra.isEmpty, "in the stand-in, not in the catalog: \(extra)")
+        for (name, type) in standIn where catalog[name] != nil {
+            #expect(type == catalog[name]?.type, "\(name): stand-in \(type), catalog \(catalog[name]?.type ?? "")")
+        }
+        // The ones left out of the stand-in are exactly the Foundation-typed ones.
+        #expect(EnvironmentCatalog.entries.count - catalog.count == 14)
+    }
+
+    // MARK: - Lowering with it
+
+    private func lowered(_ source: String) -> (output: String, diagnostics: [Diagnostic]) {
+        let result = lower(Array(source.utf8), fileName: "Test.swift")
+        return (String(decoding: result.output, as: UTF8.self), result.diagnostics)
+    }
+
+    @Test func catalogTypeIsWritten() {
+        let result = lowered("import SwiftUI\nstruct A: View {\n    @Environment(\\.dismiss) private var dismiss\n    var body: some View { Text(\"\") }\n}\n")
+        #expect(result.diagnostics.isEmpty)
+        #expect(result.output.contains("private var _dismiss: Environment<DismissAction> = Environment(\\.dismiss)\n"))
+        #expect(result.output.contains("private var dismiss: DismissAction {\n"))
+    }
+
+    /// `\EnvironmentValues.name`, the key path with its root written, reads the same member.
+    @Test func keyPathWithItsRoot() {
+        let result = lowered("import SwiftUI\nstruct A {\n    @Environment(\\EnvironmentValues.isSearching) private var searching\n}\n")
+        #expect(result.output.contains("private var _searching: Environment<Bool> = Environment(\\EnvironmentValues.isSearching)\n"))
+    }
+
+    /// `@Entry var name: T = …` and a computed property in the file's own extension; the file's
+    /// declaration wins over the catalog's.
+    @Test func theFilesOwnDeclarations() {
+        let result = lowered("""
+            import SwiftUI
+            extension EnvironmentValues {
+                @Entry var tint: Tint = .blue
+                var colorScheme: Palette { Palette() }
+            }
+            struct A {
+                @Environment(\\.tint) private var tint
+                @Environment(\\.colorScheme) private var scheme
+            }
+            """)
+        #expect(result.diagnostics.isEmpty)
+        #expect(result.output.contains("private var _tint: Environment<Tint> = Environment(\\.tint)\n"))
+        #expect(result.output.contains("private var _scheme: Environment<Palette> = Environment(\\.colorScheme)\n"))
+    }
+
+    /// Not read as a declaration of the member: a stored property without `@Entry` (not allowed
+    /// in an extension), a static one, an untyped `@Entry`, and an extension of another type.
+    @Test func declarationsThatDoNotCount() {
+        for declaration in ["var accent: Int = 1", "static var accent: Int { 1 }", "@Entry var accent = 1"] {
+            let result = lowered("import SwiftUI\nextension EnvironmentValues {\n    \(declaration)\n}\nstruct A {\n    @Environment(\\.accent) private var accent\n}\n")
+            #expect(result.diagnostics.count == 1, "\(declaration)")
+        }
+        let other = lowered("import SwiftUI\nextension FocusedValues {\n    var accent: Int { 1 }\n}\nstruct A {\n    @Environment(\\.accent) private var accent\n}\n")
+        #expect(other.diagnostics.count == 1)
+    }
+
+    /// Two declarations of one name that disagree leave it uncertain (the catalog is not asked);
+    /// two that agree (in `#if` branches) do not.
+    @Test func disagreeingDeclarations() {
+        func source(_ second: String) -> String {
+            "import SwiftUI\nextension EnvironmentValues {\n#if os(iOS)\n    var dismiss: Int { 1 }\n#else\n    var dismiss: \(second) { 1 }\n#endif\n}\nstruct A {\n    @Environment(\\.dismiss) private var dismiss\n}\n"
+        }
+        let disagree = lowered(source("Double"))
+        #expect(disagree.diagnostics.map(\.message) == ["cannot lower 'dismiss': its type cannot be read from the source; add a type annotation"])
+        let agree = lowered(source("Int"))
+        #expect(agree.diagnostics.isEmpty)
+        #expect(agree.output.contains("Environment<Int>"))
+    }
+
+    /// A framework's type is written only in a file that imports the framework, where its name resolves.
+    @Test func anotherFrameworksTypeNeedsItsImport() {
+        let body = "struct A {\n    @Environment(\\.modelContext) private var context\n}\n"
+        #expect(lowered("import SwiftUI\n" + body).diagnostics.count == 1)
+        #expect(lowered("import SwiftUI\n#if canImport(SwiftData)\nimport SwiftData\n#endif\n" + body).diagnostics.count == 1)
+        for imports in ["import SwiftData\n", "@preconcurrency import SwiftData\n", "import class SwiftData.ModelContext\n"] {
+            let result = lowered("import SwiftUI\n" + imports + body)
+            #expect(result.diagnostics.isEmpty, "\(imports)")
+            #expect(result.output.contains("private var _context: Environment<ModelContext> = Environment(\\.modelContext)\n"))
+        }
+    }
+
+    /// Only a key path of one member: not a chain, optional chaining or a subscript.
+    @Test func onlyOneMember() {
+        for keyPath in ["\\.font?.weight", "\\.colorScheme.hashValue", "\\.[0]", "\\.0", "\\Other.dismiss"] {
+            let result = lowered("import SwiftUI\nstruct A {\n    @Environment(\(keyPath)) private var value\n}\n")
+            #expect(result.diagnostics.count == 1, "\(keyPath)")
+        }
+    }
+}
