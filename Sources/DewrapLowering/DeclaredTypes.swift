@@ -80,7 +80,38 @@ final class DeclarationIndex {
 }
 
 private func lastComponent(_ name: String) -> String {
-    name.split(separator: ".").last.map(String.init) ?? name
+    guard let dot = name.utf8.lastIndex(of: UInt8(ascii: ".")) else { return name }
+    return String(name[name.utf8.index(after: dot)...])
+}
+
+/// The file's typealiases (top level and type members, any `#if` branch) by name, with the aliased
+/// type; a name declared twice maps to nil. Apart from `DeclarationIndex`: a memberwise init asks
+/// for one whenever a property's type is a plain name, and this walk makes no String but theirs.
+final class TypealiasIndex {
+    private(set) var aliases: [String: TokenSpan?] = [:]
+
+    init(context: SourceContext) {
+        visit(context.tree.items, context: context)
+    }
+
+    private func visit(_ items: [Item], context: SourceContext) {
+        for item in items {
+            switch item {
+            case .type(let type):
+                if let body = type.body { visit(body.items, context: context) }
+            case .ifConfig(let ifConfig):
+                for clause in ifConfig.clauses { visit(clause.items, context: context) }
+            case .other(let other) where other.kind == .typealias:
+                guard let declared = other.names.first,
+                      let equal = (declared..<other.span.upper).first(where: { context.tree.tokens[$0].kind == .equal })
+                else { continue }
+                let name = context.text(declared)
+                aliases[name] = aliases[name] == nil ? .some(TokenSpan(equal + 1, other.span.upper)) : .some(nil)
+            default:
+                continue
+            }
+        }
+    }
 }
 
 extension SourceContext {

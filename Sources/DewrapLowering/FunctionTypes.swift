@@ -74,8 +74,9 @@ extension SourceContext {
             }
             return isFunctionType(TokenSpan(i + 1, close), aliasesFollowed: aliasesFollowed)
         }
-        // `Handler` or `Handler<Int>`: a typealias of this file.
+        // `Handler` or `Handler<Int>`: a typealias of this file (a standard type never is).
         guard tokens[i].kind == .identifier, i + 1 == span.upper || token(i + 1, hasPrefix: "<"),
+              !bytes.withUnsafeBufferPointer({ SendableOracle.standardValueTypes.contains(UnsafeBufferPointer(rebasing: $0[tokens[i].range])) }),
               aliasesFollowed < 8, let aliased = typealiasType(named: i) else { return false }
         return isFunctionType(aliased, aliasesFollowed: aliasesFollowed + 1)
     }
@@ -95,18 +96,11 @@ extension SourceContext {
         return nil
     }
 
-    /// The aliased type of the one `typealias` of this file named like token `name`;
-    /// nil when there is none, or more than one (then which one is meant is unknown).
+    /// The aliased type of the one `typealias` of this file named like token `name` (in the
+    /// file's declaration index); nil when there is none, or more than one (then which one is meant
+    /// is unknown).
     private func typealiasType(named name: Int) -> TokenSpan? {
-        var found: [TokenSpan] = []
-        let spelling = bytes[tree.tokens[name].range]
-        tree.forEachItem { item in
-            guard case .other(let declaration) = item, declaration.kind == .typealias,
-                  let declared = declaration.names.first, token(declared, isSpelled: spelling),
-                  let equal = (declared..<declaration.span.upper).first(where: { tree.tokens[$0].kind == .equal })
-            else { return }
-            found.append(TokenSpan(equal + 1, declaration.span.upper))
-        }
-        return found.count == 1 ? found[0] : nil
+        guard case .some(.some(let aliased)) = typealiasIndex.aliases[text(name)] else { return nil }
+        return aliased
     }
 }

@@ -29,6 +29,8 @@ struct SourceContext {
     /// The file's declarations that initial values can name (Decision 5, revised), made on first use.
     var declarationIndex: DeclarationIndex { declarations.index(of: self) }
     private let declarations = LazyDeclarationIndex()
+    /// The file's typealiases (M-4 `@escaping` through one), made on first use.
+    var typealiasIndex: TypealiasIndex { declarations.aliases(of: self) }
     /// The wrappers lowering knows: the catalog, `--wrapper-sources`, and those declared in this file.
     var shapes: WrapperShapes {
         didSet { wrappersByName = WrappersByName() }
@@ -351,6 +353,14 @@ final class LazyLineTable {
 
 final class LazyDeclarationIndex {
     private var made: DeclarationIndex?
+    private var madeAliases: TypealiasIndex?
+
+    func aliases(of context: SourceContext) -> TypealiasIndex {
+        if let madeAliases { return madeAliases }
+        let index = TypealiasIndex(context: context)
+        madeAliases = index
+        return index
+    }
 
     func index(of context: SourceContext) -> DeclarationIndex {
         if let made { return made }
