@@ -332,6 +332,8 @@ func analyzeProperty(
         valueType = wrapper.wrappedValueType(bindings)
     } else if let initializer = binding.initializer {
         valueType = context.inferredType(of: initializer)
+    } else if wrapperCount == 1, attributeArguments == nil, let pinned = wrapper.typeOfInitWithoutArguments {
+        valueType = pinned
     } else if wrapperCount == 1, let arguments = attributeArguments {
         // `@Environment(Model.self)`: a `T.self` argument for a parameter of type `Value.Type` gives `Value`.
         bindings = genericArguments(fromMetatypeArguments: context.text(arguments), of: wrapper, context: context)

@@ -44,6 +44,8 @@ public final class WrapperShape: Sendable {
         public var isIsolated = false
         /// Declared in an extension with a `where` clause: may not apply to every wrapped type.
         public var inConstrainedExtension = false
+        /// Has generic parameters of its own (`init<T>() where Value == T?`).
+        public var isGeneric = false
         /// One the compiler's property-wrapper check looks at (`PropertyWrapperTypeInfo`, which decides
         /// V-3 and M-4): declared in the type's own body or implicit, not in an extension; without
         /// generic parameters of its own; not failable; at least as accessible as the type.
@@ -106,6 +108,17 @@ public final class WrapperShape: Sendable {
     public let nestedTypes: Set<String>
     /// Conformance to `Sendable`: always, when every generic argument is, or unknown.
     public let sendable: Sendability
+
+    /// The wrapped type of `@W var x` with no type, value or arguments, when the wrapper's only
+    /// non-generic `init()` pins its one generic parameter (`FocusState`'s `init() where Value ==
+    /// Bool`): the compiler prefers it to generic ones (`init<T>() where Value == T?`).
+    var typeOfInitWithoutArguments: String? {
+        guard genericParameters.count == 1 else { return nil }
+        let plain = initializers.filter { $0.labels.isEmpty && !$0.isGeneric }
+        guard plain.count == 1, let pinned = plain[0].sameType.first(where: { $0.0 == genericParameters[0] })?.1,
+              !typeTokens(pinned).contains(where: { genericParameters.contains($0) || $0 == "Self" }) else { return nil }
+        return pinned
+    }
     /// `wrappedValue`'s and `projectedValue`'s types as type tokens with nested type
     /// names qualified: read once with the declaration, substituted for every property.
     let wrappedValueTokens: [String]
@@ -536,6 +549,7 @@ private func readInitializer(_ function: FunctionDecl, context: SourceContext) -
     var initializer = WrapperShape.Initializer(labels: labels, firstIsAutoclosure: firstIsAutoclosure, sameType: sameType)
     initializer.parameterTypes = function.parameters.map { parameter in parameter.type.map { context.text($0) } ?? "" }
     initializer.defaults = function.parameters.map { $0.defaultValue != nil }
+    initializer.isGeneric = function.genericParameters != nil
     return initializer
 }
 
