@@ -80,7 +80,7 @@ struct BindingClosureParameters {
             let binding = "Binding<\(item.elementType)>"
             let sameLine = inToken + 1 < tokens.count && context.line(of: inToken + 1) == context.line(of: inToken)
             let indent: String
-            if let first = item.closure.items.first.map(itemStart), !sameLine {
+            if let first = item.closure.items.first.map(\.span.lower), !sameLine {
                 indent = context.indentation(of: first)
             } else {
                 indent = context.indentation(of: item.closure.open) + context.indentUnit
@@ -96,17 +96,6 @@ struct BindingClosureParameters {
             result.append(Edit(start: tokens[signature.lower].start, end: tokens[inToken].end, text: Array(text.utf8)))
         }
         return result
-    }
-
-    private func itemStart(_ item: Item) -> Int {
-        switch item {
-        case .type(let type): return type.span.lower
-        case .variable(let variable): return variable.span.lower
-        case .function(let function): return function.span.lower
-        case .ifConfig(let ifConfig): return ifConfig.span.lower
-        case .statement(let statement): return statement.span.lower
-        case .other(let other): return other.span.lower
-        }
     }
 }
 

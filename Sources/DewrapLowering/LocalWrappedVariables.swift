@@ -36,7 +36,7 @@ struct LocalWrappedVariables {
         self.context = context
         guard context.tree.census.attributedVariableOutsideTypes else { return }
         for item in context.tree.items {
-            let span = span(of: item)
+            let span = item.span
             guard !parseProblems.contains(where: { span.lower <= $0 && $0 <= span.upper }) else { continue }
             visit([item])
         }
@@ -161,7 +161,7 @@ struct LocalWrappedVariables {
                     && (index == 0 || tokens[index - 1].kind != .period)
             }
         }
-        guard let item = items.first(where: { mentions(span(of: $0)) != nil }), case .statement(let statement) = item else { return nil }
+        guard let item = items.first(where: { mentions($0.span) != nil }), case .statement(let statement) = item else { return nil }
         switch statement.kind {
         case .expression:
             let first = statement.span.lower
@@ -176,17 +176,6 @@ struct LocalWrappedVariables {
             return then + otherwise
         default:
             return nil
-        }
-    }
-
-    private func span(of item: Item) -> TokenSpan {
-        switch item {
-        case .type(let type): return type.span
-        case .variable(let variable): return variable.span
-        case .function(let function): return function.span
-        case .ifConfig(let ifConfig): return ifConfig.span
-        case .statement(let statement): return statement.span
-        case .other(let other): return other.span
         }
     }
 

@@ -499,7 +499,7 @@ func extensionInitPrologue(
     guard let body = initializer.body, !plan.strippedInitializers.isEmpty || !plan.strippedWrapped.isEmpty else { return nil }
     let stripped = Set(plan.strippedInitializers.map(\.start))
     let tokens = context.tree.tokens
-    let indent = context.indentation(of: body.items.isEmpty ? initializer.prefix.start : firstToken(of: body.items[0], in: body))
+    let indent = context.indentation(of: body.items.isEmpty ? initializer.prefix.start : body.items[0].span.lower)
         + (body.items.isEmpty ? context.indentUnit : "")
     let start = text.count
     for property in stored where property.isIncluded {
@@ -526,17 +526,5 @@ func isDelegating(_ initializer: FunctionDecl, context: SourceContext) -> Bool {
     let end = body.close ?? tokens.count - 1
     return (body.open..<max(body.open, end - 2)).contains { i in
         tokens[i].word == .`self` && tokens[i + 1].kind == .period && tokens[i + 2].word == .`init`
-    }
-}
-
-/// The first token of a body's first item (a statement's or declaration's), for its indentation.
-private func firstToken(of item: Item, in body: Block) -> Int {
-    switch item {
-    case .statement(let statement): return statement.span.lower
-    case .variable(let variable): return variable.prefix.start
-    case .function(let function): return function.prefix.start
-    case .type(let type): return type.prefix.start
-    case .ifConfig(let ifConfig): return ifConfig.span.lower
-    case .other(let other): return other.prefix.start
     }
 }

@@ -1,3 +1,17 @@
+extension Item {
+    /// The item's tokens, from its first attribute or keyword.
+    public var span: TokenSpan {
+        switch self {
+        case .type(let type): return type.span
+        case .variable(let variable): return variable.span
+        case .function(let function): return function.span
+        case .ifConfig(let ifConfig): return ifConfig.span
+        case .statement(let statement): return statement.span
+        case .other(let other): return other.span
+        }
+    }
+}
+
 extension SourceTree {
     /// Calls `visit` for every item in the file, at any depth: members,
     /// bodies, accessors, `#if` branches, switch cases and closures, in
