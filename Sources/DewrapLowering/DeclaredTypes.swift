@@ -15,6 +15,15 @@ final class DeclarationIndex {
         var initializer: TokenSpan?
         /// The type that declares it (for `Self`), nil for a global.
         var owner: String?
+        /// `private` or `fileprivate`: other files cannot name it.
+        var isPrivate = false
+    }
+
+    /// A function with a written return type.
+    struct Function {
+        var returnType: TokenSpan
+        var owner: String?
+        var isPrivate = false
     }
 
     /// Non-extension types by simple name, with their kind; a name declared twice maps to nil.
@@ -24,7 +33,7 @@ final class DeclarationIndex {
     /// Static members (`Type.name`) and globals (`""`), by owner then name; declared twice: nil.
     private(set) var values: [String: [String: Value?]] = [:]
     /// Static functions and global functions with a written return type; overloaded: nil.
-    private(set) var functions: [String: [String: (returnType: TokenSpan, owner: String?)?]] = [:]
+    private(set) var functions: [String: [String: Function?]] = [:]
     /// How deep look-ups are nested (a value's initial value names another declaration): cycles end here.
     var depth = 0
 
@@ -58,7 +67,8 @@ final class DeclarationIndex {
                 for binding in variable.bindings {
                     guard let name = binding.name else { continue }
                     let key = owner ?? ""
-                    let value = Value(type: binding.type, initializer: binding.initializer, owner: owner)
+                    let value = Value(
+                        type: binding.type, initializer: binding.initializer, owner: owner, isPrivate: isPrivate(variable.prefix, context))
                     let text = context.text(name)
                     values[key, default: [:]][text] = values[key]?[text] == nil ? .some(value) : .some(nil)
                 }
@@ -66,12 +76,19 @@ final class DeclarationIndex {
                 guard owner == nil || isStatic(function.prefix, context: context), let name = function.name else { continue }
                 let key = owner ?? ""
                 let text = context.text(name)
-                let entry = function.returnType.map { (returnType: $0, owner: owner) }
+                let entry = function.returnType.map {
+                    Function(returnType: $0, owner: owner, isPrivate: isPrivate(function.prefix, context))
+                }
                 functions[key, default: [:]][text] = functions[key]?[text] == nil ? .some(entry) : .some(nil)
             default:
                 continue
             }
         }
+    }
+
+    private func isPrivate(_ prefix: DeclarationPrefix, _ context: SourceContext) -> Bool {
+        let access = context.declaredAccess(prefix)
+        return access == "private" || access == "fileprivate"
     }
 
     private func isStatic(_ prefix: DeclarationPrefix, context: SourceContext) -> Bool {
@@ -147,34 +164,58 @@ extension SourceContext {
             // A global (or a static member of some type named without `Self.`: then uncertain).
             let declaredAsStatic = index.values.contains { $0.key != "" && $0.value[member] != nil }
                 || index.functions.contains { $0.key != "" && $0.value[member] != nil }
+                || module.map { module in
+                    module.values.contains { $0.key != "" && $0.value[member] != nil }
+                        || module.functions.contains { $0.key != "" && $0.value[member] != nil }
+                } == true
             guard !declaredAsStatic else { return nil }
-            return isCall ? functionType(index.functions[""]?[member]) : valueType(index.values[""]?[member])
+            return memberType(member, of: "", isCall: isCall)
         }
         // `A.B.member`: the type is `A.B`, looked up by its last component.
         let typeText = text(TokenSpan(names[0], names[names.count - 2] + 1))
         let typeName = text(names[names.count - 2])
-        switch index.types[typeName] {
-        case .some(.none):
+        // Declared in this file, or else in another file of the module (if dewrap has them).
+        var kind: TypeKind?
+        switch (index.types[typeName], module?.types[typeName]) {
+        case (.some(.none), _), (_, .some(.none)):
             return nil  // two types of that name
-        case .some(.some(let kind)):
-            if kind == .enum, let hasPayload = index.cases[typeName]?[member] {
-                return hasPayload == isCall ? typeText : nil
-            }
-        case .none:
+        case (.some(.some(let declared)), _), (.none, .some(.some(let declared))):
+            kind = declared
+        case (.none, .none):
             break  // a type of another module: its static members declared in an extension here still count
         }
-        return isCall ? functionType(index.functions[typeName]?[member]) : valueType(index.values[typeName]?[member])
+        if kind == .enum, let hasPayload = index.cases[typeName]?[member] ?? module?.cases[typeName]?[member] {
+            return hasPayload == isCall ? typeText : nil
+        }
+        return memberType(member, of: typeName, isCall: isCall)
     }
 
-    private func valueType(_ value: DeclarationIndex.Value??) -> String? {
-        guard case .some(.some(let value)) = value else { return nil }
+    /// The type of the static member (or, for owner `""`, the global) `name` called or named: this
+    /// file's declaration, which another file's of the module makes uncertain unless it is private;
+    /// else another file's.
+    private func memberType(_ name: String, of owner: String, isCall: Bool) -> String? {
+        let index = declarationIndex
+        let elsewhere = isCall ? module?.functions[owner]?[name] : module?.values[owner]?[name]
+        if isCall, let local = index.functions[owner]?[name] {
+            guard let local, local.isPrivate || elsewhere != .some(nil) else { return nil }
+            return selfReplaced(text(local.returnType), owner: local.owner)
+        }
+        if !isCall, let local = index.values[owner]?[name] {
+            guard let local, local.isPrivate || elsewhere != .some(nil) else { return nil }
+            return resolvedType(of: local)
+        }
+        return elsewhere ?? nil
+    }
+
+    /// The type a value's declaration gives it: written, or certain from its initial value.
+    func resolvedType(of value: DeclarationIndex.Value) -> String? {
         if let type = value.type { return selfReplaced(text(type), owner: value.owner) }
         return value.initializer.flatMap(inferredType(of:))
     }
 
-    private func functionType(_ function: (returnType: TokenSpan, owner: String?)??) -> String? {
-        guard case .some(.some(let function)) = function else { return nil }
-        return selfReplaced(text(function.returnType), owner: function.owner)
+    /// A function's written return type, `Self` read as its type.
+    func resolvedReturnType(of function: DeclarationIndex.Function) -> String? {
+        selfReplaced(text(function.returnType), owner: function.owner)
     }
 
     /// `Self` (a whole type) names the declaring type; anything else holding it is not read, nor an

@@ -437,6 +437,8 @@ extension SourceContext {
             declared = type
         }
         if let declared { return declared }
+        // Declared in another file of the module (the same rule: all of one type).
+        if let elsewhere = module?.environmentValues[name] { return elsewhere }
         guard let entry = EnvironmentCatalog.table.entry(named: name) else { return nil }
         if let module = entry.module, !imports(module) { return nil }
         return entry.type

@@ -22,6 +22,9 @@ public struct LoweringOptions: Sendable {
     public var wrapperShapes: WrapperShapes
     /// The language mode of the compilation the output is for (`--swift-version`).
     public var swiftVersion: SwiftLanguageMode
+    /// The declarations of the module the input belongs to (all files of one run), whose types
+    /// initial values and `@Environment` keys may name (SPEC Decision 5, revised).
+    public var module: ModuleDeclarations?
     /// How much of function, accessor and closure bodies is parsed. By default a
     /// body holding nothing lowering reads is stepped over (`PlainBlocks`); `.all`
     /// parses every body, which gives the same result on code the compiler accepts
@@ -74,7 +77,7 @@ public func lower(_ source: [UInt8], fileName: String, options: LoweringOptions 
         return LoweringResult(output: source, diagnostics: warnings)
     }
     let tree = Parser.parse(source, lexed: lexed, bodies: options.bodies)
-    var context = SourceContext(bytes: source, tree: tree, lineDirectives: options.lineDirectives)
+    var context = SourceContext(bytes: source, tree: tree, lineDirectives: options.lineDirectives, module: options.module)
     // The file's own wrappers win over `--wrapper-sources`, which win over the catalog.
     var shapes = options.wrapperShapes
     shapes.merge(WrapperShapes(context: context))

@@ -29,6 +29,8 @@ struct SourceContext {
     /// The file's declarations that initial values can name (Decision 5, revised), made on first use.
     var declarationIndex: DeclarationIndex { declarations.index(of: self) }
     private let declarations = LazyDeclarationIndex()
+    /// The declarations of the module's other files (`LoweringOptions.module`), when dewrap has them.
+    let module: ModuleDeclarations?
     /// The file's typealiases (M-4 `@escaping` through one), made on first use.
     var typealiasIndex: TypealiasIndex { declarations.aliases(of: self) }
     /// The wrappers lowering knows: the catalog, `--wrapper-sources`, and those declared in this file.
@@ -40,8 +42,12 @@ struct SourceContext {
     /// Storage and projection types derived so far, shared by the copies of this context.
     let derivedTypes = DerivedTypes()
 
-    init(bytes: [UInt8], tree: SourceTree, lineDirectives: String? = nil, shapes: WrapperShapes = WrapperShapes()) {
+    init(
+        bytes: [UInt8], tree: SourceTree, lineDirectives: String? = nil, shapes: WrapperShapes = WrapperShapes(),
+        module: ModuleDeclarations? = nil
+    ) {
         self.bytes = bytes
+        self.module = module
         self.tree = tree
         self.lineDirectives = lineDirectives
         self.shapes = shapes

@@ -17,13 +17,15 @@ let version = "0.1.0"
 /// does not stop the others, and nothing is written for it. Diagnostics are
 /// printed in the order of the inputs.
 func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
-    let wrapperShapes: WrapperShapes
+    var sourcesShapes: WrapperShapes
     do throws(FileError) {
-        wrapperShapes = try readWrapperSources(invocation.wrapperSources)
+        sourcesShapes = try readWrapperSources(invocation.wrapperSources)
     } catch {
         writeStandardError("dewrap: error: \(error.message)\n")
         return .failure
     }
+    let module = invocation.action == .lower ? readModule(invocation.inputs, wrapperShapes: &sourcesShapes) : nil
+    let wrapperShapes = sourcesShapes
     _ = fileCreationMask  // read before the workers start
     let failed = Atomic<Bool>(false)
     let reports = OrderedReports(jobs: jobs.count, print: writeStandardError)
@@ -32,6 +34,7 @@ func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
         var options = LoweringOptions(
             strict: invocation.strict, wrapperShapes: wrapperShapes,
             swiftVersion: invocation.swiftVersion == 5 ? .swift5 : .swift6)
+        options.module = module
         if invocation.lineDirectives { options.lineDirectives = invocation.sourceName ?? job.displayName }
         let outcome = perform(job, action: invocation.action, options: options)
         if !outcome.succeeded { failed.store(true, ordering: .relaxed) }

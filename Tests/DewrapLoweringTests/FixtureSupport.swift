@@ -146,12 +146,17 @@ enum Equivalence {
 
     /// What the program built from `source` and `driver` printed, or why it could not run.
     static func run(source: [UInt8], driver: URL, swiftVersion: String = "6") -> String {
+        run(sources: ["Fixture.swift": source], driver: driver, swiftVersion: swiftVersion)
+    }
+
+    /// The same for a module of several files (by file name), built into one program.
+    static func run(sources: [String: [UInt8]], driver: URL, swiftVersion: String = "6") -> String {
         guard let library = libraryFolder else { return "the SwiftUI stand-in library did not build" }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dewrap-equivalence-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try Data(source).write(to: folder.appendingPathComponent("Fixture.swift"))
+            for (name, source) in sources { try Data(source).write(to: folder.appendingPathComponent(name)) }
             try FileManager.default.copyItem(at: driver, to: folder.appendingPathComponent("main.swift"))
         } catch {
             return "cannot prepare the build: \(error)"
@@ -159,8 +164,8 @@ enum Equivalence {
         let program = folder.appendingPathComponent("program")
         let build = Compiler.swiftc([
             "-swift-version", swiftVersion, "-I", library.path, "-L", library.path, "-lSwiftUI",
-            folder.appendingPathComponent("Fixture.swift").path, folder.appendingPathComponent("main.swift").path,
-            "-o", program.path,
+        ] + sources.keys.sorted().map { folder.appendingPathComponent($0).path } + [
+            folder.appendingPathComponent("main.swift").path, "-o", program.path,
         ])
         guard build.status == 0 else { return "build failed:\n" + build.output }
         let process = Process()

@@ -1,0 +1,86 @@
+import DewrapSyntax
+
+/// The declarations of a module's files that initial values can name (SPEC Decision 5, revised:
+/// "the other files of the module"), read once before any file is lowered and shared by all of
+/// them: plain values, so that lowering files on several threads can read it at once.
+///
+/// Each file's declarations are resolved in that file (a static `let shared = Store()` becomes
+/// `Store` there); private and fileprivate ones are left out (other files cannot name them). A
+/// name declared by two files, or twice in one, maps to nil: which one is meant is unknown.
+public struct ModuleDeclarations: Sendable {
+    /// Types by simple name (non-extension declarations), with their kind.
+    var types: [String: TypeKind?] = [:]
+    /// Enum cases by enum name, then case name: whether the case has a payload.
+    var cases: [String: [String: Bool]] = [:]
+    /// Static members by owner (`""` for globals), then name: the member's type.
+    var values: [String: [String: String?]] = [:]
+    /// Static and global functions by owner, then name: the written return type.
+    var functions: [String: [String: String?]] = [:]
+    /// Members of `extension EnvironmentValues` (computed or `@Entry`) with their written type.
+    var environmentValues: [String: String?] = [:]
+
+    public init() {}
+
+    /// Reads the declarations of every file in `sources`.
+    public init(reading sources: [[UInt8]]) {
+        for source in sources {
+            let tree = Parser.parse(source, bodies: .skippingPlain)
+            add(SourceContext(bytes: source, tree: tree))
+        }
+    }
+
+    private mutating func add(_ context: SourceContext) {
+        let file = context.declarationIndex
+        for (name, kind) in file.types {
+            types[name] = types[name] == nil ? kind : .some(nil)
+        }
+        for (owner, members) in file.cases where !members.isEmpty {
+            // An enum's cases are all in its one declaration: a second one makes the type unknown above.
+            cases[owner] = members
+        }
+        for (owner, members) in file.values {
+            for (name, value) in members where !(value?.isPrivate ?? false) {
+                let type = value.flatMap { context.resolvedType(of: $0) }
+                values[owner, default: [:]][name] = values[owner]?[name] == nil ? .some(type) : .some(nil)
+            }
+        }
+        for (owner, members) in file.functions {
+            for (name, function) in members where !(function?.isPrivate ?? false) {
+                let type = function.flatMap { context.resolvedReturnType(of: $0) }
+                functions[owner, default: [:]][name] = functions[owner]?[name] == nil ? .some(type) : .some(nil)
+            }
+        }
+        for member in environmentValuesMembers(in: context) {
+            let name = context.text(member.name)
+            let type = typeText(typeTokens(context.text(member.type)))
+            environmentValues[name] = environmentValues[name] == nil || environmentValues[name] == .some(type) ? .some(type) : .some(nil)
+        }
+    }
+}
+
+extension WrapperShapes {
+    /// The wrappers declared in any file of a module: known in all of its files, as a wrapper
+    /// declared in the input is (a file that does not spell `@propertyWrapper` is not parsed).
+    public init(readingModule sources: [[UInt8]]) {
+        self.init()
+        for source in sources where contains(source, "@propertyWrapper") {
+            merge(WrapperShapes(readingDeclarationsIn: source))
+        }
+    }
+}
+
+private func contains(_ bytes: [UInt8], _ text: StaticString) -> Bool {
+    text.withUTF8Buffer { needle in
+        guard let first = needle.first, bytes.count >= needle.count else { return false }
+        return bytes.withUnsafeBufferPointer { bytes in
+            var index = 0
+            while index + needle.count <= bytes.count {
+                if bytes[index] == first && sameBytes(UnsafeBufferPointer(rebasing: bytes[index..<index + needle.count]), needle) {
+                    return true
+                }
+                index += 1
+            }
+            return false
+        }
+    }
+}

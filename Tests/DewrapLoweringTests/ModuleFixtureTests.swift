@@ -1,0 +1,67 @@
+import DewrapLowering
+import Foundation
+import Testing
+
+/// `fixtures/module/<name>/` is one module (issue 21): its files are lowered together, each
+/// seeing the others' declarations as one run of the CLI does, to the goldens in
+/// `<name>.expected/`, with no diagnostics; and the files as written and as lowered, built with
+/// `fixtures/module/driver.swift` against the stand-in, print the same.
+struct ModuleFixtureTests {
+    static let folder = Fixtures.root.appendingPathComponent("module")
+    static let modules: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
+        .filter { !$0.hasSuffix(".expected") && !$0.hasSuffix(".swift") }.sorted()
+
+    static func files(of module: String) throws -> [String: [UInt8]] {
+        let path = folder.appendingPathComponent(module)
+        var files: [String: [UInt8]] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: path.path) where name.hasSuffix(".swift") {
+            files[name] = [UInt8](try Data(contentsOf: path.appendingPathComponent(name)))
+        }
+        return files
+    }
+
+    /// Each file lowered with the module's declarations and wrappers, as the CLI does.
+    static func lowered(_ files: [String: [UInt8]], asModule: Bool = true) -> [String: LoweringResult] {
+        let sources = files.keys.sorted().map { files[$0]! }
+        var options = LoweringOptions()
+        if asModule {
+            options.module = ModuleDeclarations(reading: sources)
+            options.wrapperShapes = WrapperShapes(readingModule: sources)
+        }
+        return files.mapValues { lower($0, fileName: "Module.swift", options: options) }
+    }
+
+    @Test func thereIsAModule() {
+        #expect(!Self.modules.isEmpty)
+    }
+
+    @Test(arguments: modules)
+    func lowersToGoldens(_ module: String) throws {
+        let files = try Self.files(of: module)
+        let expected = Self.folder.appendingPathComponent(module + ".expected")
+        for (name, result) in Self.lowered(files) {
+            #expect(result.diagnostics.isEmpty, "\(name): \(result.diagnostics.map(\.message))")
+            if Fixtures.updating { try Data(result.output).write(to: expected.appendingPathComponent(name)) }
+            let golden = [UInt8](try Data(contentsOf: expected.appendingPathComponent(name)))
+            #expect(String(decoding: result.output, as: UTF8.self) == String(decoding: golden, as: UTF8.self), "\(name)")
+        }
+    }
+
+    /// One file at a time the same module is not lowered: the test shows what the module adds.
+    @Test(arguments: modules)
+    func fileByFileLeavesWhatOtherFilesDeclare(_ module: String) throws {
+        let files = try Self.files(of: module)
+        let alone = Self.lowered(files, asModule: false)
+        #expect(alone.values.contains { !$0.diagnostics.isEmpty })
+    }
+
+    @Test(arguments: modules)
+    func originalAndLoweringBehaveTheSame(_ module: String) throws {
+        let files = try Self.files(of: module)
+        let driver = Self.folder.appendingPathComponent("driver.swift")
+        let original = Equivalence.run(sources: files, driver: driver)
+        #expect(!original.isEmpty && !original.contains("build failed") && !original.contains("exit status"), "\(original)")
+        let lowered = Self.lowered(files).mapValues(\.output)
+        #expect(Equivalence.run(sources: lowered, driver: driver) == original)
+    }
+}
