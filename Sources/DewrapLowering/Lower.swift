@@ -510,8 +510,14 @@ struct FileLowering {
                 for binding in declaration.bindings { leftNames.insert(context.text(binding.pattern)) }
             case .notWrapped:
                 if let unknown = declaration.prefix.attributes.first(where: { isUnknownWrapperCandidate($0, context: context) }) {
-                    if otherWrapper == nil { otherWrapper = unknown }
                     unknownWrappers.append(unknown)
+                    // Per property, as above: a wrapper dewrap does not have, on a property the memberwise init leaves out.
+                    if isOutsideMemberwiseInit(declaration, wrapperKnown: false) {
+                        leavesProperties = true
+                        notStored.append(index)
+                        continue
+                    }
+                    if otherWrapper == nil { otherWrapper = unknown }
                 }
                 if !properties.isEmpty { appendPlainStoredProperties(declaration, placement: placement, to: &stored) }
             }
@@ -523,6 +529,13 @@ struct FileLowering {
                     "'@\(attributeTypeName(unknown, context: context))' is left as written: dewrap does not have its declaration (give its source with --wrapper-sources)"))
             }
             return nil
+        }
+        if leavesProperties && otherWrapper == nil {
+            // Decision 7: each property with a wrapper dewrap does not have is left as written, and named.
+            for unknown in unknownWrappers {
+                diagnostics.append(Diagnostic(.note, at: context.tree.tokens[unknown.atSign].start,
+                    "'@\(attributeTypeName(unknown, context: context))' is left as written: dewrap does not have its declaration (give its source with --wrapper-sources)"))
+            }
         }
         var writesMemberwise = false
         if container == .struct && initializers.isEmpty {
@@ -592,11 +605,13 @@ struct FileLowering {
     /// the wrapper attribute's arguments (`@Environment(\.dismiss) private var dismiss`). Only such a
     /// property can be left as written while the rest of its struct is lowered: the written-out
     /// memberwise init would otherwise need its type.
-    private func isOutsideMemberwiseInit(_ declaration: VariableDecl) -> Bool {
+    private func isOutsideMemberwiseInit(_ declaration: VariableDecl, wrapperKnown: Bool = true) -> Bool {
         guard let access = context.declaredAccess(declaration.prefix), access == "private" || access == "fileprivate",
               declaration.bindings.count == 1 else { return false }
         return declaration.bindings[0].initializer != nil
-            || declaration.prefix.attributes.contains { $0.innerArguments != nil && context.wrapper(of: $0) != nil }
+            || declaration.prefix.attributes.contains {
+                $0.innerArguments != nil && (wrapperKnown ? context.wrapper(of: $0) != nil : isUnknownWrapperCandidate($0, context: context))
+            }
     }
 
     /// Whether a class's inheritance clause names no superclass: a superclass must come first, so it
