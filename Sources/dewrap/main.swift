@@ -20,7 +20,7 @@ func main() -> ExitStatus {
             return .success
         case .lower, .emitTokens, .emitTree:
             let jobs = try plan(invocation)
-            if case .path(let folder) = invocation.destination, invocation.inputs.count > 1 {
+            if case .path(let folder) = invocation.destination, writesIntoFolder(invocation) {
                 do { try makeFolder(folder) } catch {
                     writeStandardError("dewrap: error: \(error.message)\n")
                     return .failure

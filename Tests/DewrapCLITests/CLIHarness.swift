@@ -25,8 +25,13 @@ struct Outcome {
 
 /// Runs dewrap with `arguments` in `folder`, feeding `stdin`.
 func runDewrap(_ arguments: [String], stdin: [UInt8] = [], in folder: URL? = nil) throws -> Outcome {
+    try runProgram(dewrapExecutable.path, arguments, stdin: stdin, in: folder)
+}
+
+/// Runs the program at `path` with `arguments` in `folder`, feeding `stdin`.
+func runProgram(_ path: String, _ arguments: [String], stdin: [UInt8] = [], in folder: URL? = nil) throws -> Outcome {
     let process = Process()
-    process.executableURL = dewrapExecutable
+    process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments
     if let folder { process.currentDirectoryURL = folder }
     let input = Pipe(), output = Pipe(), errors = Pipe()
