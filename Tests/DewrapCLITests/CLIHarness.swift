@@ -44,12 +44,18 @@ func runProgram(_ path: String, _ arguments: [String], stdin: [UInt8] = [], in f
     nonisolated(unsafe) var outBytes = Data(), errBytes = Data()
     DispatchQueue.global().async(group: group) { outBytes = output.fileHandleForReading.readDataToEndOfFile() }
     DispatchQueue.global().async(group: group) { errBytes = errors.fileHandleForReading.readDataToEndOfFile() }
-    input.fileHandleForWriting.write(Data(stdin))
+    // A process that exits without reading all of its input (a usage error) must
+    // not take the test runner down with SIGPIPE: the failed write is ignored.
+    _ = ignoreBrokenPipes
+    try? input.fileHandleForWriting.write(contentsOf: Data(stdin))
     try input.fileHandleForWriting.close()
     group.wait()
     process.waitUntilExit()
     return Outcome(status: process.terminationStatus, stdout: [UInt8](outBytes), stderr: String(decoding: errBytes, as: UTF8.self))
 }
+
+/// Writing to a pipe whose reader has exited fails with EPIPE instead of killing the process.
+private let ignoreBrokenPipes: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
 
 /// A fresh empty folder, removed when the returned cleanup runs.
 func makeScratchFolder() throws -> URL {
