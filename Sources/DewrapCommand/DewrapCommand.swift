@@ -2,12 +2,41 @@
 // dewrap [--target T…] [--in-place | --output DIR]` lowers the `.swift` and
 // `.swift.dewrap` files of the chosen targets (all source targets by default)
 // with the `dewrap` executable.
+//
+// `--help` prints the usage and writes nothing, but SwiftPM asks for the
+// permissions a command plugin declares before it builds or starts the plugin
+// (PluginCommand.swift in swift-package-manager: no exception for --help), so
+// the help too needs --allow-writing-to-package-directory, or a "yes" in a
+// terminal. Declaring no permission would let `swift package dewrap --help`
+// run as is, but then nothing would ask before files are rewritten (Linux has
+// no plugin sandbox), which matters more.
 import Foundation
 import PackagePlugin
+
+let usage = """
+    OVERVIEW: Lower property wrappers in the package's .swift and .swift.dewrap files with dewrap.
+
+    USAGE: swift package --allow-writing-to-package-directory dewrap [--target T ...] (--in-place | --output DIR)
+
+    OPTIONS:
+      --target T      Lower the files of target T (repeatable; default: every source target).
+      --in-place      Rewrite each file; a file whose lowering equals it is not touched.
+      --output DIR    Write each lowered file into DIR, named without '.dewrap'.
+      -h, --help      Show this help; nothing is written.
+
+    SwiftPM asks for the plugin's write permission before it starts it, even for --help:
+    give --allow-writing-to-package-directory, or answer 'yes' when asked in a terminal.
+    The dewrap command itself has more options: see 'dewrap --help' or the README.
+
+    """
 
 @main
 struct DewrapCommand: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {
+        if arguments.contains("--help") || arguments.contains("-h") {
+            print(usage, terminator: "")
+            return
+        }
         var extractor = ArgumentExtractor(arguments)
         let targetNames = extractor.extractOption(named: "target")
         let inPlace = extractor.extractFlag(named: "in-place") > 0
