@@ -1,7 +1,8 @@
 // The command plugin: `swift package --allow-writing-to-package-directory
 // dewrap [--target T…] [--in-place | --output DIR]` lowers the `.swift` and
 // `.swift.dewrap` files of the chosen targets (all source targets by default)
-// with the `dewrap` executable.
+// with the `dewrap` executable, with the settings of the target's (or else the
+// package's) `.dewrap.json`, as the build plugin.
 //
 // `--help` prints the usage and writes nothing, but SwiftPM asks for the
 // permissions a command plugin declares before it builds or starts the plugin
@@ -50,8 +51,15 @@ struct DewrapCommand: CommandPlugin {
         let targets = try targetNames.isEmpty
             ? context.package.targets.compactMap { $0 as? SourceModuleTarget }
             : context.package.targets(named: targetNames).compactMap { $0 as? SourceModuleTarget }
+        // Each file with its target's settings, as the build plugin finds them: the
+        // target's .dewrap.json, or else the package's (README, "Settings").
         let files = targets.flatMap { target in
-            target.sourceFiles.filter { $0.url.path.hasSuffix(".swift") || $0.url.path.hasSuffix(".swift.dewrap") }.map(\.url.path)
+            let configuration = [target.directoryURL, context.package.directoryURL]
+                .map { $0.appendingPathComponent(".dewrap.json") }
+                .first { FileManager.default.fileExists(atPath: $0.path) }
+            return target.sourceFiles
+                .filter { $0.url.path.hasSuffix(".swift") || $0.url.path.hasSuffix(".swift.dewrap") }
+                .map { (path: $0.url.path, configuration: configuration) }
         }
         guard !files.isEmpty else {
             print("dewrap: no .swift or .swift.dewrap files in the chosen targets")
@@ -60,8 +68,9 @@ struct DewrapCommand: CommandPlugin {
         let dewrap = try context.tool(named: "dewrap").url
         var status: Int32 = 0
         // One call per file keeps the names in `--output` distinct and each result atomic.
-        for file in files {
+        for (file, configuration) in files {
             var arguments = [file]
+            if let configuration { arguments = ["--config", configuration.path] + arguments }
             if inPlace {
                 arguments.insert("--in-place", at: 0)
             } else if let output {

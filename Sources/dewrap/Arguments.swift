@@ -47,8 +47,11 @@ struct Invocation: Equatable {
     var jobs: Int?
     /// `--wrapper-sources PATH` (repeatable): files or folders with wrapper declarations.
     var wrapperSources: [String] = []
-    /// `--swift-version 5|6`: the language mode the output is compiled in.
-    var swiftVersion = 6
+    /// `--swift-version 5|6`: the language mode the output is compiled in; nil
+    /// when not given (6, unless the configuration file says otherwise).
+    var swiftVersion: Int?
+    /// `--config FILE`: settings read from a JSON file (Configuration.swift).
+    var configuration: String?
     /// `-q`, `--quiet`: only errors are printed.
     var verbosity = Verbosity.all
 }
@@ -113,6 +116,11 @@ let usageText = """
                           In 5, a type that Swift 5 infers @MainActor from a
                           wrapped property (@ObservedObject, @StateObject, ...)
                           gets '@preconcurrency @MainActor' written on it.
+      --config FILE       Read settings from FILE, a JSON object with the keys
+                          "strict" (true or false), "swiftVersion" (5 or 6) and
+                          "wrapperSources" (paths relative to FILE's folder); the
+                          build plugin passes its .dewrap.json. Options given on
+                          the command line win.
       --emit-tokens       Print the tokens of one input instead of lowering it:
                           one line per token, 'OFFSET<TAB>KIND<TAB>TEXT', with \\, tab,
                           LF and CR in TEXT escaped as \\\\, \\t, \\n, \\r.
@@ -202,6 +210,9 @@ func parseArguments(_ arguments: [String]) throws(UsageError) -> Invocation {
                 comparisonFlags.append(argument)
             case "-q", "--quiet":
                 invocation.verbosity = .errorsOnly
+            case "--config":
+                guard invocation.configuration == nil else { throw UsageError(message: "option '--config' is given more than once") }
+                invocation.configuration = try value(for: argument)
             case "-j", "--jobs":
                 invocation.jobs = try jobCount(value(for: argument, "a number"), option: argument)
             case "-o", "--output":
@@ -216,6 +227,10 @@ func parseArguments(_ arguments: [String]) throws(UsageError) -> Invocation {
                     let path = String(argument.dropFirst("--wrapper-sources=".count))
                     guard !path.isEmpty else { throw UsageError(message: "option '--wrapper-sources' needs a path") }
                     invocation.wrapperSources.append(path)
+                } else if argument.hasPrefix("--config=") {
+                    guard invocation.configuration == nil else { throw UsageError(message: "option '--config' is given more than once") }
+                    invocation.configuration = String(argument.dropFirst("--config=".count))
+                    guard !invocation.configuration!.isEmpty else { throw UsageError(message: "option '--config' needs a path") }
                 } else if argument.hasPrefix("--output=") {
                     guard outputPath == nil else { throw UsageError(message: "option '-o' is given more than once") }
                     outputPath = String(argument.dropFirst("--output=".count))
