@@ -119,8 +119,9 @@ let usageText = """
       --config FILE       Read settings from FILE, a JSON object with the keys
                           "strict" (true or false), "swiftVersion" (5 or 6) and
                           "wrapperSources" (paths relative to FILE's folder); the
-                          build plugin passes its .dewrap.json. Options given on
-                          the command line win.
+                          build plugin passes its .dewrap.json. --swift-version
+                          wins over the file's; --strict and --wrapper-sources
+                          add to it.
       --emit-tokens       Print the tokens of one input instead of lowering it:
                           one line per token, 'OFFSET<TAB>KIND<TAB>TEXT', with \\, tab,
                           LF and CR in TEXT escaped as \\\\, \\t, \\n, \\r.
