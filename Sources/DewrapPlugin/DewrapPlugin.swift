@@ -1,6 +1,7 @@
 // The build-tool plugin: every `*.swift.dewrap` file of a target is lowered
 // into one generated `.swift` file, with `#sourceLocation` lines so that the
-// compiler reports problems at the `.swift.dewrap` file and line.
+// compiler reports problems at the `.swift.dewrap` file and line. Settings
+// come from a `.dewrap.json` file (Configuration.swift).
 import Foundation
 import PackagePlugin
 
@@ -8,9 +9,13 @@ import PackagePlugin
 struct DewrapPlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
         guard let target = target as? SourceModuleTarget else { return [] }
+        let files = Array(target.sourceFiles(withSuffix: ".swift.dewrap"))
+        // A target without such files has nothing to configure: its settings are not even looked for.
+        guard !files.isEmpty else { return [] }
         let dewrap = try context.tool(named: "dewrap").url
+        let configuration = ConfigurationFile.find(in: [target.directoryURL, context.package.directoryURL])
         let root = target.directoryURL.standardizedFileURL.path
-        return target.sourceFiles(withSuffix: ".swift.dewrap").map { file in
+        return files.map { file in
             let input = file.url.standardizedFileURL
             var relative = input.path
             if relative.hasPrefix(root + "/") { relative = String(relative.dropFirst(root.count + 1)) }
@@ -18,8 +23,9 @@ struct DewrapPlugin: BuildToolPlugin {
             return .buildCommand(
                 displayName: "Lowering \(relative) with dewrap",
                 executable: dewrap,
-                arguments: ["--line-directives", "--source-name", input.path, input.path, "-o", output.path],
-                inputFiles: [input, dewrap],
+                arguments: (configuration?.arguments ?? [])
+                    + ["--line-directives", "--source-name", input.path, input.path, "-o", output.path],
+                inputFiles: [input, dewrap] + (configuration?.inputFiles ?? []),
                 outputFiles: [output])
         }
     }

@@ -15,6 +15,22 @@ struct Invocation: Equatable {
         case path(String)
         /// `--in-place`: each input file is rewritten.
         case inPlace
+        /// `--check`, `--diff`: each input is compared with its lowering; nothing is written.
+        case comparison(Comparison)
+    }
+
+    /// What `--check` and `--diff` print on standard output, and whether a
+    /// change fails the run.
+    enum Comparison: Equatable {
+        /// `--check`: the inputs whose lowering differs from them, one a line; exit status 1 if any.
+        case list
+        /// `--diff`: a unified diff of each input against its lowering; exit status 0.
+        case diff
+        /// Both: the diffs, and exit status 1 if there is any.
+        case checkedDiff
+
+        var printsDiff: Bool { self != .list }
+        var failsOnChange: Bool { self != .diff }
     }
 
     var action: Action = .lower
@@ -31,8 +47,13 @@ struct Invocation: Equatable {
     var jobs: Int?
     /// `--wrapper-sources PATH` (repeatable): files or folders with wrapper declarations.
     var wrapperSources: [String] = []
-    /// `--swift-version 5|6`: the language mode the output is compiled in.
-    var swiftVersion = 6
+    /// `--swift-version 5|6`: the language mode the output is compiled in; nil
+    /// when not given (6, unless the configuration file says otherwise).
+    var swiftVersion: Int?
+    /// `--config FILE`: settings read from a JSON file (Configuration.swift).
+    var configuration: String?
+    /// `-q`, `--quiet`: only errors are printed.
+    var verbosity = Verbosity.all
 }
 
 extension Invocation.Action {
@@ -63,11 +84,20 @@ let usageText = """
       standard output unless -o or --in-place says otherwise.
 
     OPTIONS:
-      -o, --output PATH   Write the result to PATH; with several inputs, PATH is a
-                          folder (created if missing) that receives each file
-                          under its own name.
+      -o, --output PATH   Write the result to PATH, whose folder must exist; with
+                          several inputs, or a PATH that is a folder or ends in
+                          '/', PATH is a folder (created if missing) that
+                          receives each file under its own name.
       -i, --in-place      Rewrite each input file atomically. A file whose result
                           is unchanged is left untouched.
+      --check             Write nothing; list the inputs whose lowering differs from
+                          them, one a line, and exit with status 1 if there is any
+                          (for CI, like 'gofmt -l').
+      --diff              Write nothing; print a unified diff of each input against
+                          its lowering ('--- a/PATH', '+++ b/PATH'; 'patch -p1'
+                          applies it). With --check: the diffs instead of the list,
+                          and status 1 if there is any.
+      -q, --quiet         Print errors only, no warnings or notes.
       --strict            Treat warnings as errors: an input with a property that
                           cannot be lowered is then not written.
       --line-directives   Start the output with a "generated" header and add
@@ -86,6 +116,12 @@ let usageText = """
                           In 5, a type that Swift 5 infers @MainActor from a
                           wrapped property (@ObservedObject, @StateObject, ...)
                           gets '@preconcurrency @MainActor' written on it.
+      --config FILE       Read settings from FILE, a JSON object with the keys
+                          "strict" (true or false), "swiftVersion" (5 or 6) and
+                          "wrapperSources" (paths relative to FILE's folder); the
+                          build plugin passes its .dewrap.json. --swift-version
+                          wins over the file's; --strict and --wrapper-sources
+                          add to it.
       --emit-tokens       Print the tokens of one input instead of lowering it:
                           one line per token, 'OFFSET<TAB>KIND<TAB>TEXT', with \\, tab,
                           LF and CR in TEXT escaped as \\\\, \\t, \\n, \\r.
@@ -98,10 +134,11 @@ let usageText = """
       --                  Treat every later argument as a FILE.
 
     Diagnostics go to standard error as 'PATH:LINE:COLUMN: SEVERITY: MESSAGE'.
-    Nothing is written for an input that has errors.
+    Nothing is written for an input that has errors. A file with a NUL byte, or
+    bytes that are not UTF-8, is not Swift source: an error.
 
     EXIT STATUS: 0 success (warnings allowed), 1 an input had errors or could not be
-    read or written, 64 the command line is wrong.
+    read or written (or, with --check, would change), 64 the command line is wrong.
 
     """
 
@@ -111,6 +148,9 @@ func parseArguments(_ arguments: [String]) throws(UsageError) -> Invocation {
     var invocation = Invocation()
     var outputPath: String?
     var inPlace = false
+    /// `--check` and `--diff`, as given: the first names the pair in messages.
+    var comparisonFlags: [String] = []
+    var emitFlags: [String] = []
     var index = 0
     var optionsEnded = false
 
@@ -163,8 +203,17 @@ func parseArguments(_ arguments: [String]) throws(UsageError) -> Invocation {
                 invocation.swiftVersion = try swiftVersion(value(for: argument, "5 or 6"))
             case "--emit-tokens":
                 invocation.action = .emitTokens
+                emitFlags.append(argument)
             case "--emit-tree":
                 invocation.action = .emitTree
+                emitFlags.append(argument)
+            case "--check", "--diff":
+                comparisonFlags.append(argument)
+            case "-q", "--quiet":
+                invocation.verbosity = .errorsOnly
+            case "--config":
+                guard invocation.configuration == nil else { throw UsageError(message: "option '--config' is given more than once") }
+                invocation.configuration = try value(for: argument)
             case "-j", "--jobs":
                 invocation.jobs = try jobCount(value(for: argument, "a number"), option: argument)
             case "-o", "--output":
@@ -179,6 +228,10 @@ func parseArguments(_ arguments: [String]) throws(UsageError) -> Invocation {
                     let path = String(argument.dropFirst("--wrapper-sources=".count))
                     guard !path.isEmpty else { throw UsageError(message: "option '--wrapper-sources' needs a path") }
                     invocation.wrapperSources.append(path)
+                } else if argument.hasPrefix("--config=") {
+                    guard invocation.configuration == nil else { throw UsageError(message: "option '--config' is given more than once") }
+                    invocation.configuration = String(argument.dropFirst("--config=".count))
+                    guard !invocation.configuration!.isEmpty else { throw UsageError(message: "option '--config' needs a path") }
                 } else if argument.hasPrefix("--output=") {
                     guard outputPath == nil else { throw UsageError(message: "option '-o' is given more than once") }
                     outputPath = String(argument.dropFirst("--output=".count))
@@ -202,6 +255,20 @@ func parseArguments(_ arguments: [String]) throws(UsageError) -> Invocation {
         throw UsageError(message: "'\(duplicate)' is given more than once")
     }
 
+    if let first = emitFlags.first, let other = emitFlags.first(where: { $0 != first }) {
+        throw UsageError(message: "'\(first)' and '\(other)' cannot be used together")
+    }
+    if let flag = comparisonFlags.first {
+        if outputPath != nil { throw UsageError(message: "'\(flag)' writes nothing; it cannot be used with '-o'") }
+        if inPlace { throw UsageError(message: "'\(flag)' writes nothing; it cannot be used with '--in-place'") }
+        if let emit = invocation.action.flag { throw UsageError(message: "'\(emit)' and '\(flag)' cannot be used together") }
+        if invocation.lineDirectives {
+            throw UsageError(message: "'--line-directives' output is generated code; '\(flag)' does not compare it with the input")
+        }
+        let check = comparisonFlags.contains("--check"), diff = comparisonFlags.contains("--diff")
+        invocation.destination = .comparison(check && diff ? .checkedDiff : check ? .list : .diff)
+    }
+
     switch (outputPath, inPlace) {
     case (.some, true):
         throw UsageError(message: "'-o' and '--in-place' cannot be used together")
@@ -216,6 +283,7 @@ func parseArguments(_ arguments: [String]) throws(UsageError) -> Invocation {
     case (let path?, false):
         invocation.destination = .path(path)
     case (nil, false):
+        if case .comparison = invocation.destination { break }
         invocation.destination = .standardOutput
     }
 
@@ -233,7 +301,7 @@ func parseArguments(_ arguments: [String]) throws(UsageError) -> Invocation {
     }
     if invocation.inputs.count > 1 {
         if invocation.destination == .standardOutput {
-            throw UsageError(message: "several inputs need '-o FOLDER' or '--in-place'")
+            throw UsageError(message: "several inputs need '-o FOLDER', '--in-place', '--check' or '--diff'")
         }
         if case .path = invocation.destination {
             if invocation.inputs.contains("-") {

@@ -100,8 +100,10 @@ func writeStandardError(_ text: String) {
 /// it. With `durable` the temporary file is flushed to disk first, so that
 /// not even a power cut can leave a half-written source behind (`--in-place`
 /// replaces the user's own files); outputs of `-o` skip that cost, as a
-/// compiler's outputs do. An existing file keeps its permissions; a symbolic
-/// link keeps pointing where it did and its target is replaced.
+/// compiler's outputs do. An existing file keeps its permissions, and its
+/// owner and group where the process may give them (as root, or a group the
+/// user is in); a symbolic link keeps pointing where it did and its target is
+/// replaced. A missing folder is an error that names it.
 func writeAtomically(_ bytes: [UInt8], to path: String, durable: Bool) throws(FileError) {
     var target = path
     var info = stat()
@@ -129,10 +131,16 @@ func writeAtomically(_ bytes: [UInt8], to path: String, durable: Bool) throws(Fi
     let name = slash.map { String(target[target.index(after: $0)...]) } ?? target
     var template = Array("\(folder).\(name).dewrap-XXXXXX".utf8CString)
     let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-    guard descriptor >= 0 else { throw FileError("write", path) }
+    guard descriptor >= 0 else {
+        let failure = errno
+        if let folder = missingFolder(of: path) { throw FileError(message: "cannot write '\(path)': \(folder)") }
+        throw FileError("write", path, errorNumber: failure)
+    }
     let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
 
     var failure = writeAll(bytes, to: descriptor)
+    // The owner first: changing it clears set-user-ID and set-group-ID bits, which fchmod then restores.
+    if failure == nil && exists { keepOwner(of: info, on: descriptor) }
     if failure == nil && fchmod(descriptor, mode) != 0 { failure = errno }
     if failure == nil && durable && fsync(descriptor) != 0 { failure = errno }
     if close(descriptor) != 0 && failure == nil { failure = errno }
@@ -141,6 +149,37 @@ func writeAtomically(_ bytes: [UInt8], to path: String, durable: Bool) throws(Fi
         unlink(temporary)
         throw FileError("write", path, errorNumber: failure)
     }
+}
+
+/// Gives the new file behind `descriptor` the owner and group of the file it
+/// replaces. Only root may give a file away; anyone may give it a group they
+/// are in. What is not permitted is left as the process made it: the file then
+/// belongs to whoever rewrote it, as with any editor that saves by renaming.
+private func keepOwner(of original: stat, on descriptor: Int32) {
+    var current = stat()
+    guard fstat(descriptor, &current) == 0 else { return }
+    if current.st_uid == original.st_uid && current.st_gid == original.st_gid { return }
+    if fchown(descriptor, original.st_uid, original.st_gid) != 0 && current.st_gid != original.st_gid {
+        _ = fchown(descriptor, uid_t.max, original.st_gid)  // -1: the owner unchanged
+    }
+}
+
+/// Why the folder that should hold `path` cannot: `no such folder 'a/b'` or
+/// `'a/b' is not a folder`, naming the first missing or wrong ancestor as
+/// given; nil when the folders are all there.
+func missingFolder(of path: String) -> String? {
+    var components = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+    components.removeLast()  // the file itself
+    var prefix = path.hasPrefix("/") ? "/" : ""
+    for component in components where !component.isEmpty {
+        prefix += (prefix.isEmpty || prefix.hasSuffix("/") ? "" : "/") + component
+        var info = stat()
+        if stat(prefix, &info) != 0 {
+            return errno == ENOENT ? "no such folder '\(prefix)'" : nil
+        }
+        if (info.st_mode & S_IFMT) != S_IFDIR { return "'\(prefix)' is not a folder" }
+    }
+    return nil
 }
 
 /// The process's file-creation mask. Reading it means setting it, which must

@@ -5,6 +5,8 @@ struct Job {
         case file(String)
         /// Rewrite the input itself, only when the result differs.
         case inPlace
+        /// Write nothing; report whether (or how) the result differs.
+        case comparison(Invocation.Comparison)
     }
 
     /// As given on the command line; `-` is standard input.
@@ -32,8 +34,10 @@ func plan(_ invocation: Invocation) throws(UsageError) -> [Job] {
         return invocation.inputs.map { Job(input: $0, output: .standardOutput) }
     case .inPlace:
         return invocation.inputs.map { Job(input: $0, output: .inPlace) }
+    case .comparison(let comparison):
+        return invocation.inputs.map { Job(input: $0, output: .comparison(comparison)) }
     case .path(let path):
-        let intoFolder = invocation.inputs.count > 1 || isDirectory(path)
+        let intoFolder = writesIntoFolder(invocation)
         var jobs: [Job] = []
         for input in invocation.inputs {
             var target = path
@@ -50,4 +54,13 @@ func plan(_ invocation: Invocation) throws(UsageError) -> [Job] {
         }
         return jobs
     }
+}
+
+/// Whether `-o PATH` names a folder that receives each input under its own
+/// name: with several inputs, or when PATH is a folder or ends in `/` (then
+/// it is created if missing). Otherwise PATH names the output file, whose
+/// folder must exist, as for a compiler's `-o`.
+func writesIntoFolder(_ invocation: Invocation) -> Bool {
+    guard case .path(let path) = invocation.destination else { return false }
+    return invocation.inputs.count > 1 || path.hasSuffix("/") || isDirectory(path)
 }

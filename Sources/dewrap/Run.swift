@@ -14,8 +14,9 @@ enum ExitStatus: Int32 {
 let version = "0.1.0"
 
 /// Carries out the jobs, on up to `invocation.jobs` threads; a failing input
-/// does not stop the others, and nothing is written for it. Diagnostics are
-/// printed in the order of the inputs.
+/// does not stop the others, and nothing is written for it. Diagnostics (and
+/// the standard output of `--check` and `--diff`) are printed in the order of
+/// the inputs.
 func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
     var sourcesShapes: WrapperShapes
     do throws(FileError) {
@@ -28,7 +29,16 @@ func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
     let wrapperShapes = sourcesShapes
     _ = fileCreationMask  // read before the workers start
     let failed = Atomic<Bool>(false)
-    let reports = OrderedReports(jobs: jobs.count, print: writeStandardError)
+    let changed = Atomic<Bool>(false)
+    let reports = OrderedReports(jobs: jobs.count) { report in
+        writeStandardError(report.diagnostics)
+        do throws(FileError) {
+            if !report.output.isEmpty { try writeStandardOutput(report.output) }
+        } catch {
+            writeStandardError("dewrap: error: \(error.message)\n")
+            failed.store(true, ordering: .relaxed)
+        }
+    }
     concurrentForEach(jobs.count, threads: invocation.jobs ?? availableCores()) { index in
         let job = jobs[index]
         var options = LoweringOptions(
@@ -36,25 +46,39 @@ func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
             swiftVersion: invocation.swiftVersion == 5 ? .swift5 : .swift6)
         options.module = module
         if invocation.lineDirectives { options.lineDirectives = invocation.sourceName ?? job.displayName }
-        let outcome = perform(job, action: invocation.action, options: options)
+        let outcome = perform(job, invocation: invocation, options: options)
         if !outcome.succeeded { failed.store(true, ordering: .relaxed) }
+        if outcome.changed { changed.store(true, ordering: .relaxed) }
         reports.finish(index, outcome.report)
     }
-    return failed.load(ordering: .relaxed) ? .failure : .success
+    if failed.load(ordering: .relaxed) { return .failure }
+    if case .comparison(let comparison) = invocation.destination, comparison.failsOnChange,
+       changed.load(ordering: .relaxed) {
+        return .failure
+    }
+    return .success
 }
 
-/// What one job has to say: its diagnostics and errors, and whether it succeeded.
+/// What one job has to say, whether it succeeded, and whether its result differs
+/// from its input (`--check`, `--diff`).
 private struct Outcome {
     var succeeded: Bool
-    var report: String
+    var changed = false
+    var report: Report
 
-    static func failure(_ error: FileError, after report: String = "") -> Outcome {
-        Outcome(succeeded: false, report: report + "dewrap: error: \(error.message)\n")
+    init(succeeded: Bool, changed: Bool = false, diagnostics: String, output: [UInt8] = []) {
+        self.succeeded = succeeded
+        self.changed = changed
+        report = Report(diagnostics: diagnostics, output: output)
+    }
+
+    static func failure(_ error: FileError, after diagnostics: String = "") -> Outcome {
+        Outcome(succeeded: false, diagnostics: diagnostics + "dewrap: error: \(error.message)\n")
     }
 }
 
-/// One job: read, lower (or dump), write.
-private func perform(_ job: Job, action: Invocation.Action, options: LoweringOptions) -> Outcome {
+/// One job: read, lower (or dump), write (or compare).
+private func perform(_ job: Job, invocation: Invocation, options: LoweringOptions) -> Outcome {
     let source: [UInt8]
     do throws(FileError) {
         source = try readInput(job.input)
@@ -64,10 +88,14 @@ private func perform(_ job: Job, action: Invocation.Action, options: LoweringOpt
     } catch {
         return .failure(error)
     }
+    // A binary file, most likely: one error, not a warning for every stray byte.
+    if let problem = notSwiftSource(source) {
+        return Outcome(succeeded: false, diagnostics: formatDiagnostics([problem], source: source, path: job.displayName))
+    }
 
     let result: [UInt8]
     let diagnostics: [Diagnostic]
-    switch action {
+    switch invocation.action {
     case .emitTokens:
         let lexed = Lexer.lex(source)
         result = tokenDump(source, tokens: lexed.tokens)
@@ -76,27 +104,35 @@ private func perform(_ job: Job, action: Invocation.Action, options: LoweringOpt
         // A report: written even when the parser found errors.
         let tree = Parser.parse(source)
         let warnings = tree.lexerDiagnostics.map { Diagnostic(.warning, at: $0.offset, $0.message) }
-        let report = formatDiagnostics(warnings + tree.diagnostics, source: source, path: job.displayName)
+        let report = formatDiagnostics(warnings + tree.diagnostics, source: source, path: job.displayName,
+                                       verbosity: invocation.verbosity)
         do throws(FileError) {
             try write(Array(tree.dump(source: source).utf8), for: job, source: source)
         } catch {
             return .failure(error, after: report)
         }
-        return Outcome(succeeded: tree.diagnostics.isEmpty, report: report)
+        return Outcome(succeeded: tree.diagnostics.isEmpty, diagnostics: report)
     default:
         let lowered = lower(source, fileName: job.displayName, options: options)
         result = lowered.output
         diagnostics = lowered.diagnostics
     }
-    let report = formatDiagnostics(diagnostics, source: source, path: job.displayName)
-    if diagnostics.contains(where: { $0.severity == .error }) { return Outcome(succeeded: false, report: report) }
+    let report = formatDiagnostics(diagnostics, source: source, path: job.displayName, verbosity: invocation.verbosity)
+    if diagnostics.contains(where: { $0.severity == .error }) { return Outcome(succeeded: false, diagnostics: report) }
 
+    if case .comparison(let comparison) = job.output {
+        guard result != source else { return Outcome(succeeded: true, diagnostics: report) }
+        let output = comparison.printsDiff
+            ? unifiedDiff(source, result, oldName: job.displayName, newName: job.displayName)
+            : Array("\(job.displayName)\n".utf8)
+        return Outcome(succeeded: true, changed: true, diagnostics: report, output: output)
+    }
     do throws(FileError) {
         try write(result, for: job, source: source)
     } catch {
         return .failure(error, after: report)
     }
-    return Outcome(succeeded: true, report: report)
+    return Outcome(succeeded: true, diagnostics: report)
 }
 
 private func write(_ result: [UInt8], for job: Job, source: [UInt8]) throws(FileError) {
@@ -107,5 +143,7 @@ private func write(_ result: [UInt8], for job: Job, source: [UInt8]) throws(File
         try writeAtomically(result, to: path, durable: false)
     case .inPlace:
         if result != source { try writeAtomically(result, to: job.input, durable: true) }
+    case .comparison:
+        preconditionFailure("a comparison writes nothing")
     }
 }

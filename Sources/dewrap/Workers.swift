@@ -59,28 +59,35 @@ private final class WorkList: Sendable {
     }
 }
 
+/// What one job prints: its diagnostics (standard error) and, for `--check`
+/// and `--diff`, its part of standard output.
+struct Report: Sendable {
+    var diagnostics = ""
+    var output: [UInt8] = []
+}
+
 /// Prints each job's report once every earlier job's report is printed.
 final class OrderedReports: Sendable {
     private struct Pending {
         var next = 0
         /// By job: a report not yet printed because an earlier job is still running.
-        var waiting: [String?]
+        var waiting: [Report?]
     }
 
     private let pending: Mutex<Pending>
-    private let print: @Sendable (String) -> Void
+    private let print: @Sendable (Report) -> Void
 
-    init(jobs: Int, print: @escaping @Sendable (String) -> Void) {
-        pending = Mutex(Pending(waiting: [String?](repeating: nil, count: jobs)))
+    init(jobs: Int, print: @escaping @Sendable (Report) -> Void) {
+        pending = Mutex(Pending(waiting: [Report?](repeating: nil, count: jobs)))
         self.print = print
     }
 
-    func finish(_ index: Int, _ report: String) {
+    func finish(_ index: Int, _ report: Report) {
         pending.withLock { state in
             state.waiting[index] = report
-            while state.next < state.waiting.count, let text = state.waiting[state.next] {
+            while state.next < state.waiting.count, let report = state.waiting[state.next] {
                 state.waiting[state.next] = nil
-                if !text.isEmpty { print(text) }
+                if !report.diagnostics.isEmpty || !report.output.isEmpty { print(report) }
                 state.next += 1
             }
         }

@@ -19,8 +19,17 @@ func main() -> ExitStatus {
             writeStandardOutputIgnoringFailure("dewrap \(version)\n")
             return .success
         case .lower, .emitTokens, .emitTree:
+            var invocation = invocation
+            if let path = invocation.configuration {
+                do throws(ConfigurationError) {
+                    invocation.apply(try readConfiguration(path))
+                } catch {
+                    writeStandardError(error.text)
+                    return .failure
+                }
+            }
             let jobs = try plan(invocation)
-            if case .path(let folder) = invocation.destination, invocation.inputs.count > 1 {
+            if case .path(let folder) = invocation.destination, writesIntoFolder(invocation) {
                 do { try makeFolder(folder) } catch {
                     writeStandardError("dewrap: error: \(error.message)\n")
                     return .failure

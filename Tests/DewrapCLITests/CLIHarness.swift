@@ -25,8 +25,13 @@ struct Outcome {
 
 /// Runs dewrap with `arguments` in `folder`, feeding `stdin`.
 func runDewrap(_ arguments: [String], stdin: [UInt8] = [], in folder: URL? = nil) throws -> Outcome {
+    try runProgram(dewrapExecutable.path, arguments, stdin: stdin, in: folder)
+}
+
+/// Runs the program at `path` with `arguments` in `folder`, feeding `stdin`.
+func runProgram(_ path: String, _ arguments: [String], stdin: [UInt8] = [], in folder: URL? = nil) throws -> Outcome {
     let process = Process()
-    process.executableURL = dewrapExecutable
+    process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments
     if let folder { process.currentDirectoryURL = folder }
     let input = Pipe(), output = Pipe(), errors = Pipe()
@@ -39,12 +44,18 @@ func runDewrap(_ arguments: [String], stdin: [UInt8] = [], in folder: URL? = nil
     nonisolated(unsafe) var outBytes = Data(), errBytes = Data()
     DispatchQueue.global().async(group: group) { outBytes = output.fileHandleForReading.readDataToEndOfFile() }
     DispatchQueue.global().async(group: group) { errBytes = errors.fileHandleForReading.readDataToEndOfFile() }
-    input.fileHandleForWriting.write(Data(stdin))
+    // A process that exits without reading all of its input (a usage error) must
+    // not take the test runner down with SIGPIPE: the failed write is ignored.
+    _ = ignoreBrokenPipes
+    try? input.fileHandleForWriting.write(contentsOf: Data(stdin))
     try input.fileHandleForWriting.close()
     group.wait()
     process.waitUntilExit()
     return Outcome(status: process.terminationStatus, stdout: [UInt8](outBytes), stderr: String(decoding: errBytes, as: UTF8.self))
 }
+
+/// Writing to a pipe whose reader has exited fails with EPIPE instead of killing the process.
+private let ignoreBrokenPipes: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
 
 /// A fresh empty folder, removed when the returned cleanup runs.
 func makeScratchFolder() throws -> URL {
