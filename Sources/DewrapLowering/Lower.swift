@@ -25,6 +25,9 @@ public struct LoweringOptions: Sendable {
     /// The declarations of the module the input belongs to (all files of one run), whose types
     /// initial values and `@Environment` keys may name (SPEC Decision 5, revised).
     public var module: ModuleDeclarations?
+    /// Member properties lowered in other files of the module (and left as written in none):
+    /// `$x` of such a name in this file becomes `_$x` too, as for one of its own (D-1).
+    public var moduleProjections: Set<String> = []
     /// How much of function, accessor and closure bodies is parsed. By default a
     /// body holding nothing lowering reads is stepped over (`PlainBlocks`); `.all`
     /// parses every body, which gives the same result on code the compiler accepts
@@ -51,6 +54,18 @@ public struct LoweringResult: Sendable {
     /// The input ranges that were replaced, sorted and disjoint (an insertion
     /// is an empty range). Every other input byte is in the output, in order.
     public var changes: [Range<Int>] = []
+    /// What the other files of its module need to know (issue 21: `$x` across files).
+    public var projections = Projections()
+
+    /// Member properties this file lowered or left as written, and the `$name`s it uses that it did
+    /// not rewrite (a member of another file's type, perhaps).
+    public struct Projections: Sendable {
+        public var lowered: [String] = []
+        public var left: [String] = []
+        public var unresolved: [String] = []
+        /// The file was copied without being read, and may use some `$name`.
+        public var unread = false
+    }
 }
 
 /// The whole product: Swift source with property wrappers in, the explicit
@@ -63,18 +78,26 @@ public struct LoweringResult: Sendable {
 /// (by default bodies that hold nothing lowering reads are not parsed, so a
 /// syntax error in one is left for the compiler to report; see `options.bodies`).
 public func lower(_ source: [UInt8], fileName: String, options: LoweringOptions = LoweringOptions()) -> LoweringResult {
-    // Most library files have no attribute but the compiler's: copied without lexing.
-    if source.count <= Lexer.maximumInputSize && !mayHaveWrapperAttribute(source) {
-        return LoweringResult(output: source, diagnostics: [])
+    // Most library files have no attribute but the compiler's: copied without lexing (unless they
+    // may use `$x` of a property lowered in another file of the module).
+    // Asked only in a module's run: a byte scan of every file otherwise paid for nothing.
+    let usesDollarNames = options.module != nil && containsDollarName(source)
+    if source.count <= Lexer.maximumInputSize && !mayHaveWrapperAttribute(source)
+        && (options.moduleProjections.isEmpty || !usesDollarNames) {
+        var result = LoweringResult(output: source, diagnostics: [])
+        result.projections.unread = usesDollarNames
+        return result
     }
     let lexed = Lexer.lex(source)
     guard source.count <= Lexer.maximumInputSize else {
         return LoweringResult(output: source, diagnostics: lexed.diagnostics)
     }
-    guard mayUseWrappers(lexed.tokens, in: source) else {
+    guard mayUseWrappers(lexed.tokens, in: source) || !options.moduleProjections.isEmpty && usesDollarNames else {
         // Nothing to lower: the bytes as they are, and what the lexer had to say.
         let warnings = lexed.diagnostics.map { Diagnostic(options.strict ? .error : .warning, at: $0.offset, $0.message) }
-        return LoweringResult(output: source, diagnostics: warnings)
+        var result = LoweringResult(output: source, diagnostics: warnings)
+        result.projections.unread = usesDollarNames
+        return result
     }
     let tree = Parser.parse(source, lexed: lexed, bodies: options.bodies)
     var context = SourceContext(bytes: source, tree: tree, lineDirectives: options.lineDirectives, module: options.module)
@@ -84,7 +107,8 @@ public func lower(_ source: [UInt8], fileName: String, options: LoweringOptions 
     shapes.includesCatalog = true
     context.shapes = shapes
     // Handed over: a copy left behind would be destroyed unused (its value witnesses, some 1,000 instructions).
-    var lowering = FileLowering(context: consume context, swiftVersion: options.swiftVersion)
+    var lowering = FileLowering(
+        context: consume context, swiftVersion: options.swiftVersion, moduleProjections: options.moduleProjections)
     lowering.run()
     var diagnostics = tree.lexerDiagnostics.map { Diagnostic(.warning, at: $0.offset, $0.message) }
     diagnostics += tree.diagnostics.map { Diagnostic(.warning, at: $0.offset, "cannot parse: \($0.message)") }
@@ -109,7 +133,26 @@ public func lower(_ source: [UInt8], fileName: String, options: LoweringOptions 
             "file left unchanged: dewrap's rewrites of it overlap (please report this input)"))
         return LoweringResult(output: source, diagnostics: diagnostics)
     }
-    return LoweringResult(output: apply(edits, in: order, to: source), diagnostics: diagnostics, changes: changes)
+    var result = LoweringResult(output: apply(edits, in: order, to: source), diagnostics: diagnostics, changes: changes)
+    result.projections = lowering.projections
+    return result
+}
+
+/// Whether `source` holds `$` before a name's first byte (`$x`, not `$0`), in code or not.
+private func containsDollarName(_ source: [UInt8]) -> Bool {
+    source.withUnsafeBufferPointer { bytes in
+        var index = 0
+        while index + 1 < bytes.count {
+            if bytes[index] == UInt8(ascii: "$") {
+                let next = bytes[index + 1]
+                if next == UInt8(ascii: "_") || next >= 0x80 || (next | 0x20 >= UInt8(ascii: "a") && next | 0x20 <= UInt8(ascii: "z")) {
+                    return true
+                }
+            }
+            index += 1
+        }
+        return false
+    }
 }
 
 /// The indices of `edits` by start, then end, equal ones in their order (as a stable sort keeps them).
@@ -222,9 +265,15 @@ struct FileLowering {
         var codingKeys: CodingKeysPlan?
     }
 
-    init(context: SourceContext, swiftVersion: SwiftLanguageMode = .swift6) {
+    /// Member properties lowered in the module's other files (`LoweringOptions.moduleProjections`).
+    let moduleProjections: Set<String>
+    /// What this file's lowering tells the module's other files.
+    var projections = LoweringResult.Projections()
+
+    init(context: SourceContext, swiftVersion: SwiftLanguageMode = .swift6, moduleProjections: Set<String> = []) {
         self.context = context
         self.swiftVersion = swiftVersion
+        self.moduleProjections = moduleProjections
     }
 
     mutating func run() {
@@ -281,8 +330,11 @@ struct FileLowering {
         for index in plans.indices {
             for property in plans[index].properties where leftNames.isEmpty || !leftNames.contains(property.name) {
                 lowered.insert(property.name)
+                if !property.isStatic { projections.lowered.append(property.name) }
             }
         }
+        projections.left = leftNames.sorted()
+        for name in moduleProjections where !leftNames.contains(name) { lowered.insert(name) }
         let localVariablesWrapped = localWrappedNameTokens(types: types)
         let locals = LocalWrappedVariables(context: context, parseProblems: parseProblems)
         diagnostics += locals.diagnostics
@@ -328,7 +380,10 @@ struct FileLowering {
             let loweredMember = context.bytes.withUnsafeBufferPointer {
                 lowered.contains(UnsafeBufferPointer(rebasing: $0[token.start + 1..<token.end]))
             }
-            guard loweredMember || !loweredLocals.isEmpty || !loweredClosureParameters.isEmpty else { continue }
+            guard loweredMember || !loweredLocals.isEmpty || !loweredClosureParameters.isEmpty else {
+                projections.unresolved.append(String(decoding: dollarName.dropFirst(), as: UTF8.self))
+                continue
+            }
             // Scope searches only where they can find something: closure parameters need a closure signature.
             if tree.census.closureSignature, let parameter = tree.nearestLocalName(at: reference.token, where: {
                 $0.kind == .closureParameter && context.token($0.token, isSpelled: dollarName)
@@ -351,6 +406,7 @@ struct FileLowering {
             if let nearestLocal {
                 guard loweredLocals.contains(nearestLocal.token) else { continue }
             } else if !loweredMember {
+                projections.unresolved.append(String(decoding: dollarName.dropFirst(), as: UTF8.self))
                 continue
             }
             rewrite(reference.token)
@@ -515,6 +571,7 @@ struct FileLowering {
                     if isOutsideMemberwiseInit(declaration, wrapperKnown: false) {
                         leavesProperties = true
                         notStored.append(index)
+                        for binding in declaration.bindings { leftNames.insert(context.text(binding.pattern)) }
                         continue
                     }
                     if otherWrapper == nil { otherWrapper = unknown }

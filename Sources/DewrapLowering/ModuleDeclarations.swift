@@ -84,3 +84,23 @@ private func contains(_ bytes: [UInt8], _ text: StaticString) -> Bool {
         }
     }
 }
+
+extension LoweringResult.Projections {
+    /// From each file's first lowering in a module: the member names lowered in some file and left
+    /// as written in none, whose `$x` every file rewrites (`LoweringOptions.moduleProjections`), and
+    /// which files use one of them without having rewritten it, so must be lowered again knowing them.
+    public static func acrossFiles(_ files: [Self?]) -> (names: Set<String>, relower: [Bool]) {
+        var lowered = Set<String>()
+        var left = Set<String>()
+        for case let file? in files {
+            lowered.formUnion(file.lowered)
+            left.formUnion(file.left)
+        }
+        let names = lowered.subtracting(left)
+        let relower = files.map { file in
+            guard let file, !names.isEmpty else { return false }
+            return file.unread || file.unresolved.contains(where: names.contains)
+        }
+        return (names, relower)
+    }
+}

@@ -39,14 +39,34 @@ func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
             failed.store(true, ordering: .relaxed)
         }
     }
-    concurrentForEach(jobs.count, threads: invocation.jobs ?? availableCores()) { index in
-        let job = jobs[index]
+    let threads = invocation.jobs ?? availableCores()
+    @Sendable func options(for job: Job, projections: Set<String> = []) -> LoweringOptions {
         var options = LoweringOptions(
             strict: invocation.strict, wrapperShapes: wrapperShapes,
             swiftVersion: invocation.swiftVersion == 5 ? .swift5 : .swift6)
         options.module = module
+        options.moduleProjections = projections
         if invocation.lineDirectives { options.lineDirectives = invocation.sourceName ?? job.displayName }
-        let outcome = perform(job, invocation: invocation, options: options)
+        return options
+    }
+    // A module's `$x` across files: the files that use a `$name` which another file lowered are lowered
+    // again knowing it (after every file was lowered once, which tells which names those are).
+    var relowered: [Set<String>?] = Array(repeating: nil, count: jobs.count)
+    if module != nil {
+        let firstPass = Mutex<[LoweringResult.Projections?]>(Array(repeating: nil, count: jobs.count))
+        concurrentForEach(jobs.count, threads: threads) { index in
+            let job = jobs[index]
+            guard job.input != "-", let source = try? readInput(job.input), notSwiftSource(source) == nil else { return }
+            let projections = lower(source, fileName: job.displayName, options: options(for: job)).projections
+            firstPass.withLock { $0[index] = projections }
+        }
+        let (projections, relower) = LoweringResult.Projections.acrossFiles(firstPass.withLock { $0 })
+        for index in jobs.indices where relower[index] { relowered[index] = projections }
+    }
+    let projectionsByJob = relowered
+    concurrentForEach(jobs.count, threads: threads) { index in
+        let job = jobs[index]
+        let outcome = perform(job, invocation: invocation, options: options(for: job, projections: projectionsByJob[index] ?? []))
         if !outcome.succeeded { failed.store(true, ordering: .relaxed) }
         if outcome.changed { changed.store(true, ordering: .relaxed) }
         reports.finish(index, outcome.report)

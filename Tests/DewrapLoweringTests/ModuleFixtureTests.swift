@@ -28,7 +28,17 @@ struct ModuleFixtureTests {
             options.module = ModuleDeclarations(reading: sources)
             options.wrapperShapes = WrapperShapes(readingModule: sources)
         }
-        return files.mapValues { lower($0, fileName: "Module.swift", options: options) }
+        let first = files.mapValues { lower($0, fileName: "Module.swift", options: options) }
+        guard asModule else { return first }
+        // `$x` across files: lowered again, knowing what the others lowered, where it matters (as the CLI does).
+        let names = files.keys.sorted()
+        let (projections, relower) = LoweringResult.Projections.acrossFiles(names.map { first[$0]!.projections })
+        var results = first
+        options.moduleProjections = projections
+        for (index, name) in names.enumerated() where relower[index] {
+            results[name] = lower(files[name]!, fileName: "Module.swift", options: options)
+        }
+        return results
     }
 
     @Test func thereIsAModule() {
