@@ -1,4 +1,11 @@
 import DewrapSyntax
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The Swift language mode the output is compiled in, where lowering differs (SPEC I-2).
 public enum SwiftLanguageMode: Sendable, Equatable {
@@ -24,7 +31,7 @@ public struct LoweringOptions: Sendable {
     public var swiftVersion: SwiftLanguageMode
     /// The declarations of the module the input belongs to (all files of one run), whose types
     /// initial values and `@Environment` keys may name (SPEC Decision 5, revised).
-    public var module: ModuleDeclarations?
+    public var module: ModuleSources?
     /// Member properties lowered in other files of the module (and left as written in none):
     /// `$x` of such a name in this file becomes `_$x` too, as for one of its own (D-1).
     public var moduleProjections: Set<String> = []
@@ -138,18 +145,20 @@ public func lower(_ source: [UInt8], fileName: String, options: LoweringOptions 
     return result
 }
 
-/// Whether `source` holds `$` before a name's first byte (`$x`, not `$0`), in code or not.
+/// Whether `source` holds `$` before a name's first byte (`$x`, not `$0`), in code or not: the
+/// `$`s found with the C library's `memchr`, which reads many bytes an instruction.
 private func containsDollarName(_ source: [UInt8]) -> Bool {
     source.withUnsafeBufferPointer { bytes in
-        var index = 0
-        while index + 1 < bytes.count {
-            if bytes[index] == UInt8(ascii: "$") {
-                let next = bytes[index + 1]
-                if next == UInt8(ascii: "_") || next >= 0x80 || (next | 0x20 >= UInt8(ascii: "a") && next | 0x20 <= UInt8(ascii: "z")) {
-                    return true
-                }
+        guard let base = bytes.baseAddress else { return false }
+        var from = 0
+        while from < bytes.count, let found = memchr(base + from, Int32(UInt8(ascii: "$")), bytes.count - from) {
+            let index = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            guard index + 1 < bytes.count else { return false }
+            let next = bytes[index + 1]
+            if next == UInt8(ascii: "_") || next >= 0x80 || (next | 0x20 >= UInt8(ascii: "a") && next | 0x20 <= UInt8(ascii: "z")) {
+                return true
             }
-            index += 1
+            from = index + 1
         }
         return false
     }

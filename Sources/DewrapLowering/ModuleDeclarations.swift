@@ -1,4 +1,33 @@
 import DewrapSyntax
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The files of a module that one run reads (issue 21). Their declarations are read on first
+/// use: a run whose files never name another file's declaration does not pay for reading them
+/// (the first file that does reads them, while any other that needs them waits).
+public final class ModuleSources: Sendable {
+    private let sources: [[UInt8]]
+    private let made = Mutex<ModuleDeclarations?>(nil)
+
+    public init(_ sources: [[UInt8]]) {
+        self.sources = sources
+    }
+
+    var declarations: ModuleDeclarations {
+        made.withLock { made in
+            if let made { return made }
+            let declarations = ModuleDeclarations(reading: sources)
+            made = declarations
+            return declarations
+        }
+    }
+}
 
 /// The declarations of a module's files that initial values can name (SPEC Decision 5, revised:
 /// "the other files of the module"), read once before any file is lowered and shared by all of
@@ -69,16 +98,19 @@ extension WrapperShapes {
     }
 }
 
+/// Whether `bytes` hold `text`: its first byte found with the C library's `memchr`, which reads
+/// many bytes an instruction, then the rest compared.
 private func contains(_ bytes: [UInt8], _ text: StaticString) -> Bool {
     text.withUTF8Buffer { needle in
-        guard let first = needle.first, bytes.count >= needle.count else { return false }
-        return bytes.withUnsafeBufferPointer { bytes in
-            var index = 0
-            while index + needle.count <= bytes.count {
-                if bytes[index] == first && sameBytes(UnsafeBufferPointer(rebasing: bytes[index..<index + needle.count]), needle) {
-                    return true
-                }
-                index += 1
+        bytes.withUnsafeBufferPointer { haystack in
+            guard let base = haystack.baseAddress, let first = needle.first else { return false }
+            var from = 0
+            while from + needle.count <= haystack.count,
+                  let found = memchr(base + from, Int32(first), haystack.count - from) {
+                let index = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                guard index + needle.count <= haystack.count else { return false }
+                if sameBytes(UnsafeBufferPointer(rebasing: haystack[index..<index + needle.count]), needle) { return true }
+                from = index + 1
             }
             return false
         }

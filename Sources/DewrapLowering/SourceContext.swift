@@ -30,7 +30,8 @@ struct SourceContext {
     var declarationIndex: DeclarationIndex { declarations.index(of: self) }
     private let declarations = LazyDeclarationIndex()
     /// The declarations of the module's other files (`LoweringOptions.module`), when dewrap has them.
-    let module: ModuleDeclarations?
+    var module: ModuleDeclarations? { moduleSources?.declarations }
+    private let moduleSources: ModuleSources?
     /// The file's typealiases (M-4 `@escaping` through one), made on first use.
     var typealiasIndex: TypealiasIndex { declarations.aliases(of: self) }
     /// The wrappers lowering knows: the catalog, `--wrapper-sources`, and those declared in this file.
@@ -44,10 +45,10 @@ struct SourceContext {
 
     init(
         bytes: [UInt8], tree: SourceTree, lineDirectives: String? = nil, shapes: WrapperShapes = WrapperShapes(),
-        module: ModuleDeclarations? = nil
+        module: ModuleSources? = nil
     ) {
         self.bytes = bytes
-        self.module = module
+        self.moduleSources = module
         self.tree = tree
         self.lineDirectives = lineDirectives
         self.shapes = shapes

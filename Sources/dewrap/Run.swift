@@ -25,7 +25,9 @@ func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
         writeStandardError("dewrap: error: \(error.message)\n")
         return .failure
     }
-    let module = invocation.action == .lower ? readModule(invocation.inputs, wrapperShapes: &sourcesShapes) : nil
+    let read = invocation.action == .lower ? readModule(invocation.inputs, wrapperShapes: &sourcesShapes) : nil
+    let module = read?.0
+    let inputBytes = read?.1 ?? []
     let wrapperShapes = sourcesShapes
     _ = fileCreationMask  // read before the workers start
     let failed = Atomic<Bool>(false)
@@ -51,22 +53,31 @@ func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
     }
     // A module's `$x` across files: the files that use a `$name` which another file lowered are lowered
     // again knowing it (after every file was lowered once, which tells which names those are).
+    // The first pass's results are kept: only the files that must be lowered again are.
+    var firstResults: [Lowered?] = Array(repeating: nil, count: jobs.count)
     var relowered: [Set<String>?] = Array(repeating: nil, count: jobs.count)
     if module != nil {
-        let firstPass = Mutex<[LoweringResult.Projections?]>(Array(repeating: nil, count: jobs.count))
+        let firstPass = Mutex<[Lowered?]>(Array(repeating: nil, count: jobs.count))
         concurrentForEach(jobs.count, threads: threads) { index in
             let job = jobs[index]
-            guard job.input != "-", let source = try? readInput(job.input), notSwiftSource(source) == nil else { return }
-            let projections = lower(source, fileName: job.displayName, options: options(for: job)).projections
-            firstPass.withLock { $0[index] = projections }
+            guard index < inputBytes.count, let source = inputBytes[index], notSwiftSource(source) == nil else { return }
+            let result = lower(source, fileName: job.displayName, options: options(for: job))
+            firstPass.withLock { $0[index] = Lowered(source: source, result: result) }
         }
-        let (projections, relower) = LoweringResult.Projections.acrossFiles(firstPass.withLock { $0 })
-        for index in jobs.indices where relower[index] { relowered[index] = projections }
+        firstResults = firstPass.withLock { $0 }
+        let (projections, relower) = LoweringResult.Projections.acrossFiles(firstResults.map { $0?.result.projections })
+        for index in jobs.indices where relower[index] {
+            relowered[index] = projections
+            firstResults[index] = nil
+        }
     }
     let projectionsByJob = relowered
+    let lowered = firstResults
     concurrentForEach(jobs.count, threads: threads) { index in
         let job = jobs[index]
-        let outcome = perform(job, invocation: invocation, options: options(for: job, projections: projectionsByJob[index] ?? []))
+        let outcome = perform(
+            job, invocation: invocation, options: options(for: job, projections: projectionsByJob[index] ?? []),
+            lowered: lowered[index])
         if !outcome.succeeded { failed.store(true, ordering: .relaxed) }
         if outcome.changed { changed.store(true, ordering: .relaxed) }
         reports.finish(index, outcome.report)
@@ -97,8 +108,15 @@ private struct Outcome {
     }
 }
 
-/// One job: read, lower (or dump), write (or compare).
-private func perform(_ job: Job, invocation: Invocation, options: LoweringOptions) -> Outcome {
+/// A file read and lowered before its job writes it (a module's first pass).
+private struct Lowered: Sendable {
+    var source: [UInt8]
+    var result: LoweringResult
+}
+
+/// One job: read, lower (or dump), write (or compare); `lowered` when that was done already.
+private func perform(_ job: Job, invocation: Invocation, options: LoweringOptions, lowered done: Lowered? = nil) -> Outcome {
+    if let done { return finish(job, invocation: invocation, source: done.source, lowered: done.result) }
     let source: [UInt8]
     do throws(FileError) {
         source = try readInput(job.input)
@@ -133,10 +151,17 @@ private func perform(_ job: Job, invocation: Invocation, options: LoweringOption
         }
         return Outcome(succeeded: tree.diagnostics.isEmpty, diagnostics: report)
     default:
-        let lowered = lower(source, fileName: job.displayName, options: options)
-        result = lowered.output
-        diagnostics = lowered.diagnostics
+        return finish(job, invocation: invocation, source: source, lowered: lower(source, fileName: job.displayName, options: options))
     }
+    return finish(job, invocation: invocation, source: source, result: result, diagnostics: diagnostics)
+}
+
+private func finish(_ job: Job, invocation: Invocation, source: [UInt8], lowered: LoweringResult) -> Outcome {
+    finish(job, invocation: invocation, source: source, result: lowered.output, diagnostics: lowered.diagnostics)
+}
+
+/// Reports a job's diagnostics and writes (or compares) its result unless it has errors.
+private func finish(_ job: Job, invocation: Invocation, source: [UInt8], result: [UInt8], diagnostics: [Diagnostic]) -> Outcome {
     let report = formatDiagnostics(diagnostics, source: source, path: job.displayName, verbosity: invocation.verbosity)
     if diagnostics.contains(where: { $0.severity == .error }) { return Outcome(succeeded: false, diagnostics: report) }
 

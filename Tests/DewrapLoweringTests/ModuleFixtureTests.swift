@@ -25,7 +25,7 @@ struct ModuleFixtureTests {
         let sources = files.keys.sorted().map { files[$0]! }
         var options = LoweringOptions()
         if asModule {
-            options.module = ModuleDeclarations(reading: sources)
+            options.module = ModuleSources(sources)
             options.wrapperShapes = WrapperShapes(readingModule: sources)
         }
         let first = files.mapValues { lower($0, fileName: "Module.swift", options: options) }
