@@ -342,10 +342,11 @@ enum SDKStaticMemberCatalog {
         var group: Int
     }
 
-    /// A type: its name in `Table.bytes`, and its members in `Table.members`.
+    /// A type: its name in `Table.bytes`, its members in `Table.members`, and its group.
     struct TypeRow: Sendable {
         var name: Range<Int>
         var members: Range<Int>
+        var group: Int
     }
 
     /// A member: its name in `Table.bytes`, whether it is a function, and what it is.
@@ -379,6 +380,13 @@ enum SDKStaticMemberCatalog {
                 return nil
             }
         }
+
+        /// The group of the type named by the bytes `type`, if the catalog declares it.
+        func group(ofType type: UnsafeBufferPointer<UInt8>) -> Int? {
+            bytes.withUnsafeBufferPointer { bytes in
+                types.first { $0.name.count == type.count && sameBytes(UnsafeBufferPointer(rebasing: bytes[$0.name]), type) }?.group
+            }
+        }
     }
 
     /// Read from `declarations` the first time a member is asked for (a `static let` is
@@ -404,7 +412,7 @@ enum SDKStaticMemberCatalog {
             if table.types.last.map({ String(decoding: table.bytes[$0.name], as: UTF8.self) }) != typeName {
                 let start = table.bytes.count
                 table.bytes += bytes[context.tree.tokens[type.name.lower].range]
-                table.types.append(TypeRow(name: start..<table.bytes.count, members: table.members.count..<table.members.count))
+                table.types.append(TypeRow(name: start..<table.bytes.count, members: table.members.count..<table.members.count, group: group))
             }
             func add(_ name: Int, isFunction: Bool, type memberType: String) {
                 let memberName = context.text(name)
@@ -471,10 +479,26 @@ extension SourceContext {
                 type: UnsafeBufferPointer(rebasing: bytes[tokens[type].range]),
                 member: UnsafeBufferPointer(rebasing: bytes[tokens[member].range]), isFunction: isCall)
         }
-        guard let entry, let memberType = entry.type else { return nil }
-        let modules = SDKStaticMemberCatalog.declarations[entry.group].modules
-        guard modules.isEmpty || modules.contains(where: { imports($0) }) else { return nil }
-        guard !declarationIndex.declaresType(named: text(type), context: self) else { return nil }
+        guard let entry, let memberType = entry.type, seesSDKType(named: text(type), group: entry.group) else { return nil }
         return memberType
+    }
+
+    /// Whether `name` (its bytes) is a type of the SDK catalog as this file sees it (imported, not
+    /// declared by the file). Every such type is a `Sendable` value type without global-actor
+    /// isolation, whose members in the catalog are not isolated either: each documentation page
+    /// lists `Sendable` among its conformances (`CGFloat` as `Double`, whose protocols it has).
+    /// So a property of that type leaves the memberwise init `nonisolated` (I-4), as does an
+    /// initial value such as `Color.red` (I-3).
+    func isSDKValueType(named name: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let group = SDKStaticMemberCatalog.table.group(ofType: name) else { return false }
+        return seesSDKType(named: String(decoding: name, as: UTF8.self), group: group)
+    }
+
+    /// Whether the file imports one of `group`'s modules (the standard library's group needs none)
+    /// and declares no type of the name `name` itself.
+    private func seesSDKType(named name: String, group: Int) -> Bool {
+        let modules = SDKStaticMemberCatalog.declarations[group].modules
+        guard modules.isEmpty || modules.contains(where: { imports($0) }) else { return false }
+        return !declarationIndex.declaresType(named: name, context: self)
     }
 }

@@ -191,6 +191,28 @@ struct SDKStaticMemberCatalogTests {
         #expect(storageType("Double.pi", header: "") == "Double")
     }
 
+    /// The catalog's types are Sendable value types whose members need no actor: a view whose stored
+    /// properties have them gets `nonisolated` inits, as the compiler's are (I-3, I-4; -print-ast in
+    /// fixture SDKInitialValues), whether the type is written or read from the catalog, and an
+    /// extension in the file changes nothing. Where the file does not see the SDK's type (no import,
+    /// a type of its own by that name), its conformance is not known: the inits stay isolated (L-4).
+    @Test func sdkValueTypesAreSendable() {
+        func isNonisolated(_ header: String, _ property: String) -> Bool {
+            let result = lowered(header + "struct A: View {\n    \(property)\n    var body: some View { Text(\"\") }\n}\n")
+            #expect(result.diagnostics.isEmpty, "\(property)")
+            #expect(result.output.contains("init("), "\(property)")
+            return result.output.contains("    nonisolated init(")
+        }
+        #expect(isNonisolated("import SwiftUI\n", "@State var color = Color.red"))
+        #expect(isNonisolated("import SwiftUI\n", "@State var size: CGSize = CGSize(width: 1, height: 2)"))
+        #expect(isNonisolated("import SwiftUI\n", "@State var modes: [EditMode] = [.active]"))
+        #expect(isNonisolated("import SwiftUI\nextension Color {\n    static let brand = Color.teal\n}\n", "@State var color = Color.brand"))
+        #expect(isNonisolated("import SwiftUI\nstruct E { var a: Int }\nextension E {}\n", "@State var e = E(a: 1)"))
+        #expect(!isNonisolated("import SwiftUI\n", "@State var color: Palette = Palette()"))
+        #expect(!isNonisolated("import SwiftUI\nfinal class Color {}\n", "@State var angle = Angle.zero\n    let color: Color"))
+        #expect(!isNonisolated("import Foundation\n", "@State var color: Color = Color()"))
+    }
+
     /// A name the file declares a type by, anywhere, is the file's: the catalog is not asked.
     @Test func theFilesOwnTypesShadowTheSDKs() {
         let shadows = [
