@@ -1,10 +1,11 @@
 import DewrapSyntax
+import Synchronization
 
 /// The static members and enum cases of SDK value types that apps use as initial values
 /// (`@State private var size = CGSize.zero`, `= Color.red`, `= EditMode.inactive`, `= Date.now`,
 /// `= Angle.degrees(90)`), so that such a property has its certain type (SPEC Decision 5, revised):
 /// each member with the type Apple's documentation declares, kept as Swift declarations and read by
-/// the same parser as the input, once per process, the first time a file asks.
+/// the same parser as the input, each type's once per process, the first time a file asks.
 ///
 /// Sources: the pages of Apple's documentation as mirrored in Markdown by the repository
 /// Averyy/apple-dev-docs (developer.apple.com/documentation/…), read at commits 2b67f464,
@@ -38,7 +39,7 @@ import DewrapSyntax
 ///
 /// Which `Color` a file means: a name resolves to the SDK's type only where the file sees that type
 /// and declares nothing of that name itself. So a member is used only when the file imports, at its
-/// top level and outside `#if`, one of the modules of its group (none for the standard library's):
+/// top level and outside `#if`, one of the modules of its framework (none for the standard library's):
 /// SwiftUI's types need `SwiftUI`; Core Graphics' `CoreGraphics` or a module that re-exports them
 /// (`Foundation`, `SwiftUI`, `UIKit`, `AppKit`); `Date` needs `Foundation`, `FoundationEssentials`
 /// or one of `SwiftUI`, `UIKit`, `AppKit`, which re-export Foundation. And never when the file
@@ -47,24 +48,41 @@ import DewrapSyntax
 /// A type of that name in another file of the module would shadow the SDK's too; dewrap does not see
 /// those files (SPEC Decision 5's "other files of the module" are not read yet).
 enum SDKStaticMemberCatalog {
-    /// Declarations whose types a file names through one of `modules`. A struct, not a tuple: an
-    /// array of tuples makes the run time build the tuple's type metadata on first use.
-    struct Group: Sendable {
-        /// Any one of them imported makes the types' names resolve to the SDK's (empty: the
-        /// standard library's, seen everywhere).
-        var modules: [String]
+    /// Where a type comes from, for the imports that make its name the SDK's in a file.
+    enum Framework: Sendable {
+        case swiftUI, coreGraphics, foundation, standardLibrary
+
+        /// Any one of them imported makes the type's name resolve to the SDK's (none: the standard
+        /// library's, seen everywhere).
+        var modules: [String] {
+            switch self {
+            case .swiftUI: ["SwiftUI"]
+            case .coreGraphics: ["CoreGraphics", "Foundation", "SwiftUI", "UIKit", "AppKit"]
+            case .foundation: ["Foundation", "FoundationEssentials", "SwiftUI", "UIKit", "AppKit"]
+            case .standardLibrary: []
+            }
+        }
+    }
+
+    /// One type's members: an `enum` with its cases, or an `extension` with static members (or
+    /// both). A struct, not a tuple: an array of tuples makes the run time build the tuple's type
+    /// metadata on first use.
+    struct Declarations: Sendable {
+        var type: StaticString
+        var framework: Framework
         var text: String
 
-        init(_ modules: [String], _ text: String) {
-            self.modules = modules
+        init(_ type: StaticString, _ framework: Framework, _ text: String) {
+            self.type = type
+            self.framework = framework
             self.text = text
         }
     }
 
-    /// The declarations, grouped by the imports their types need. A type is declared in one group
-    /// only (a test checks it), as an `enum` with its cases or an `extension` with static members.
-    static let declarations: [Group] = [
-        Group(["SwiftUI"], #"""
+    /// The declarations, one entry per type: a file reads only those of the types it names a
+    /// member of (reading all of them cost a file some 1.2M instructions, a lowering's worth).
+    static let declarations: [Declarations] = [
+        Declarations("Color", .swiftUI, #"""
             extension Color {
                 // Getting standard colors
                 public static let black: Color
@@ -88,6 +106,8 @@ enum SDKStaticMemberCatalog {
                 public static let primary: Color
                 public static let secondary: Color
             }
+            """#),
+        Declarations("Font", .swiftUI, #"""
             extension Font {
                 // Getting standard fonts
                 public static let extraLargeTitle2: Font
@@ -112,6 +132,8 @@ enum SDKStaticMemberCatalog {
                 public static func custom(_ name: String, size: CGFloat, relativeTo textStyle: Font.TextStyle) -> Font
                 public static func custom(_ name: String, size: CGFloat) -> Font
             }
+            """#),
+        Declarations("Alignment", .swiftUI, #"""
             extension Alignment {
                 public static let topLeading: Alignment
                 public static let top: Alignment
@@ -129,6 +151,8 @@ enum SDKStaticMemberCatalog {
                 public static var centerLastTextBaseline: Alignment { get }
                 public static var trailingLastTextBaseline: Alignment { get }
             }
+            """#),
+        Declarations("HorizontalAlignment", .swiftUI, #"""
             extension HorizontalAlignment {
                 public static let leading: HorizontalAlignment
                 public static let center: HorizontalAlignment
@@ -136,6 +160,8 @@ enum SDKStaticMemberCatalog {
                 public static let listRowSeparatorLeading: HorizontalAlignment
                 public static let listRowSeparatorTrailing: HorizontalAlignment
             }
+            """#),
+        Declarations("VerticalAlignment", .swiftUI, #"""
             extension VerticalAlignment {
                 public static let top: VerticalAlignment
                 public static let center: VerticalAlignment
@@ -143,6 +169,8 @@ enum SDKStaticMemberCatalog {
                 public static let firstTextBaseline: VerticalAlignment
                 public static let lastTextBaseline: VerticalAlignment
             }
+            """#),
+        Declarations("UnitPoint", .swiftUI, #"""
             extension UnitPoint {
                 public static let zero: UnitPoint
                 public static let topLeading: UnitPoint
@@ -155,11 +183,15 @@ enum SDKStaticMemberCatalog {
                 public static let bottom: UnitPoint
                 public static let bottomTrailing: UnitPoint
             }
+            """#),
+        Declarations("Angle", .swiftUI, #"""
             extension Angle {
                 public static var zero: Angle { get }
                 public static func degrees(_ degrees: Double) -> Angle
                 public static func radians(_ radians: Double) -> Angle
             }
+            """#),
+        Declarations("Animation", .swiftUI, #"""
             extension Animation {
                 public static var linear: Animation { get }
                 public static func linear(duration: TimeInterval) -> Animation
@@ -189,12 +221,16 @@ enum SDKStaticMemberCatalog {
                 public static func timingCurve(_ curve: UnitCurve, duration: TimeInterval) -> Animation
                 public static func timingCurve(_ p1x: Double, _ p1y: Double, _ p2x: Double, _ p2y: Double, duration: TimeInterval) -> Animation
             }
+            """#),
+        Declarations("NavigationSplitViewVisibility", .swiftUI, #"""
             extension NavigationSplitViewVisibility {
                 public static var automatic: NavigationSplitViewVisibility { get }
                 public static var all: NavigationSplitViewVisibility { get }
                 public static var doubleColumn: NavigationSplitViewVisibility { get }
                 public static var detailOnly: NavigationSplitViewVisibility { get }
             }
+            """#),
+        Declarations("PresentationDetent", .swiftUI, #"""
             extension PresentationDetent {
                 public static let large: PresentationDetent
                 public static let medium: PresentationDetent
@@ -202,24 +238,34 @@ enum SDKStaticMemberCatalog {
                 public static func fraction(_ fraction: CGFloat) -> PresentationDetent
                 public static func height(_ height: CGFloat) -> PresentationDetent
             }
+            """#),
+        Declarations("EditMode", .swiftUI, #"""
             public enum EditMode {
                 case active
                 case inactive
                 case transient
             }
+            """#),
+        Declarations("ColorScheme", .swiftUI, #"""
             public enum ColorScheme {
                 case light
                 case dark
             }
+            """#),
+        Declarations("ScenePhase", .swiftUI, #"""
             public enum ScenePhase {
                 case active
                 case inactive
                 case background
             }
+            """#),
+        Declarations("UserInterfaceSizeClass", .swiftUI, #"""
             public enum UserInterfaceSizeClass {
                 case compact
                 case regular
             }
+            """#),
+        Declarations("DynamicTypeSize", .swiftUI, #"""
             public enum DynamicTypeSize {
                 case xSmall
                 case small
@@ -234,6 +280,8 @@ enum SDKStaticMemberCatalog {
                 case accessibility4
                 case accessibility5
             }
+            """#),
+        Declarations("ControlSize", .swiftUI, #"""
             public enum ControlSize {
                 case mini
                 case small
@@ -241,47 +289,65 @@ enum SDKStaticMemberCatalog {
                 case large
                 case extraLarge
             }
+            """#),
+        Declarations("LayoutDirection", .swiftUI, #"""
             public enum LayoutDirection {
                 case leftToRight
                 case rightToLeft
             }
+            """#),
+        Declarations("TextAlignment", .swiftUI, #"""
             public enum TextAlignment {
                 case center
                 case leading
                 case trailing
             }
+            """#),
+        Declarations("Axis", .swiftUI, #"""
             public enum Axis {
                 case horizontal
                 case vertical
             }
+            """#),
+        Declarations("Edge", .swiftUI, #"""
             public enum Edge {
                 case top
                 case bottom
                 case leading
                 case trailing
             }
+            """#),
+        Declarations("Visibility", .swiftUI, #"""
             public enum Visibility {
                 case automatic
                 case visible
                 case hidden
             }
+            """#),
+        Declarations("ContentMode", .swiftUI, #"""
             public enum ContentMode {
                 case fill
                 case fit
             }
             """#),
-        Group(["CoreGraphics", "Foundation", "SwiftUI", "UIKit", "AppKit"], #"""
+        Declarations("CGSize", .coreGraphics, #"""
             extension CGSize {
                 public static var zero: CGSize { get }
             }
+            """#),
+        Declarations("CGPoint", .coreGraphics, #"""
             extension CGPoint {
                 public static var zero: CGPoint { get }
             }
+            """#),
+        Declarations("CGRect", .coreGraphics, #"""
             extension CGRect {
                 public static var infinite: CGRect { get }
                 public static var null: CGRect { get }
                 public static var zero: CGRect { get }
             }
+            """#),
+        Declarations("CGFloat", .coreGraphics, #"""
             extension CGFloat {
                 public static var zero: Self { get }
                 public static var pi: Self { get }
@@ -289,19 +355,21 @@ enum SDKStaticMemberCatalog {
                 public static var greatestFiniteMagnitude: Self { get }
             }
             """#),
-        Group(["Foundation", "FoundationEssentials", "SwiftUI", "UIKit", "AppKit"], #"""
+        Declarations("Date", .foundation, #"""
             extension Date {
                 public static var now: Date { get }
                 public static let distantFuture: Date
                 public static let distantPast: Date
             }
             """#),
-        Group([], #"""
+        Declarations("Int", .standardLibrary, #"""
             extension Int {
                 public static var zero: Self { get }
                 public static var max: Self { get }
                 public static var min: Self { get }
             }
+            """#),
+        Declarations("Double", .standardLibrary, #"""
             extension Double {
                 public static var zero: Self { get }
                 public static var pi: Double { get }
@@ -313,6 +381,8 @@ enum SDKStaticMemberCatalog {
                 public static var signalingNaN: Double { get }
                 public static var ulpOfOne: Double { get }
             }
+            """#),
+        Declarations("Float", .standardLibrary, #"""
             extension Float {
                 public static var zero: Self { get }
                 public static var pi: Float { get }
@@ -335,132 +405,118 @@ enum SDKStaticMemberCatalog {
         var isFunction: Bool
     }
 
-    /// What a member is: its type (nil where two declarations disagree), and its group by index
-    /// in `declarations`, whose modules a file must import one of.
-    struct Entry: Sendable {
-        var type: String?
-        var group: Int
-    }
-
-    /// A type: its name in `Table.bytes`, its members in `Table.members`, and its group.
-    struct TypeRow: Sendable {
-        var name: Range<Int>
-        var members: Range<Int>
-        var group: Int
-    }
-
-    /// A member: its name in `Table.bytes`, whether it is a function, and what it is.
-    struct MemberRow: Sendable {
+    /// A member: its name in `Members.bytes`, whether it is a function, and its type as declared
+    /// (nil where two declarations disagree).
+    struct Member: Sendable {
         var name: Range<Int>
         var isFunction: Bool
-        var entry: Entry
+        var type: String?
     }
 
-    /// The members, found by the bytes of the names a file writes: a walk over plain lists (a
-    /// lowering asks once per initial value `T.member` whose `T` the file does not declare).
-    /// Rows are structs, not tuples, for the reason `Group` is.
-    struct Table: Sendable {
-        /// The types' and members' names, one after another.
+    /// One type's members, found by the bytes of the names a file writes: a walk over a plain list.
+    struct Members: Sendable {
+        /// The members' names, one after another.
         var bytes: [UInt8] = []
-        var types: [TypeRow] = []
-        var members: [MemberRow] = []
+        var members: [Member] = []
 
-        func entry(type: UnsafeBufferPointer<UInt8>, member: UnsafeBufferPointer<UInt8>, isFunction: Bool) -> Entry? {
+        /// The type of the member named by the bytes `name`: a function or not.
+        func type(of name: UnsafeBufferPointer<UInt8>, isFunction: Bool) -> String? {
             bytes.withUnsafeBufferPointer { bytes in
-                func matches(_ range: Range<Int>, _ name: UnsafeBufferPointer<UInt8>) -> Bool {
-                    range.count == name.count && sameBytes(UnsafeBufferPointer(rebasing: bytes[range]), name)
-                }
-                for row in types where matches(row.name, type) {
-                    for index in row.members {
-                        let candidate = members[index]
-                        if candidate.isFunction == isFunction && matches(candidate.name, member) { return candidate.entry }
-                    }
-                    return nil
+                for member in members where member.isFunction == isFunction && member.name.count == name.count
+                    && sameBytes(UnsafeBufferPointer(rebasing: bytes[member.name]), name) {
+                    return member.type
                 }
                 return nil
             }
         }
-
-        /// The group of the type named by the bytes `type`, if the catalog declares it.
-        func group(ofType type: UnsafeBufferPointer<UInt8>) -> Int? {
-            bytes.withUnsafeBufferPointer { bytes in
-                types.first { $0.name.count == type.count && sameBytes(UnsafeBufferPointer(rebasing: bytes[$0.name]), type) }?.group
-            }
-        }
     }
 
-    /// Read from `declarations` the first time a member is asked for (a `static let` is
-    /// initialized once, on first use, whichever thread asks): a file whose initial values name no
-    /// `T.member` of a type it does not declare never reads it. The groups are read as one text,
-    /// one parse, each declaration's group found by where it lies.
-    static let table: Table = {
-        var text = ""
-        var groupEnds: [Int] = []
-        for group in declarations {
-            text += group.text
-            text += "\n"
-            groupEnds.append(text.utf8.count)
+    /// The index in `declarations` of the type named by the bytes `name`, if the catalog has it.
+    static func index(ofType name: UnsafeBufferPointer<UInt8>) -> Int? {
+        for index in declarations.indices where declarations[index].type.utf8CodeUnitCount == name.count {
+            if declarations[index].type.withUTF8Buffer({ sameBytes($0, name) }) { return index }
         }
-        let bytes = Array(text.utf8)
-        let context = SourceContext(bytes: bytes, tree: Parser.parse(bytes, bodies: .skippingPlain))
-        var table = Table()
-        var group = 0
-        for case .type(let type) in context.tree.items {
-            while groupEnds[group] <= context.tree.tokens[type.keyword].start { group += 1 }
-            let typeName = context.text(type.name)
-            // A type declared twice (an enum and an extension of it) adds to its row, which is last.
-            if table.types.last.map({ String(decoding: table.bytes[$0.name], as: UTF8.self) }) != typeName {
-                let start = table.bytes.count
-                table.bytes += bytes[context.tree.tokens[type.name.lower].range]
-                table.types.append(TypeRow(name: start..<table.bytes.count, members: table.members.count..<table.members.count, group: group))
-            }
-            func add(_ name: Int, isFunction: Bool, type memberType: String) {
-                let memberName = context.text(name)
-                let row = table.types.count - 1
-                for index in table.types[row].members where table.members[index].isFunction == isFunction
-                    && String(decoding: table.bytes[table.members[index].name], as: UTF8.self) == memberName {
-                    // An overload: certain only if it has the same type.
-                    if table.members[index].entry.type != memberType { table.members[index].entry.type = nil }
-                    return
-                }
-                let start = table.bytes.count
-                table.bytes += bytes[context.tree.tokens[name].range]
-                table.members.append(MemberRow(name: start..<table.bytes.count, isFunction: isFunction, entry: Entry(type: memberType, group: group)))
-                table.types[row].members = table.types[row].members.lowerBound..<table.members.count
-            }
-            func written(_ span: TokenSpan) -> String {
-                let written = context.text(span)
-                return written == "Self" ? typeName : written
-            }
-            for item in type.body?.items ?? [] {
-                switch item {
-                case .other(let other) where other.kind == .enumCase && type.kind == .enum:
-                    // A case with a payload is a function of its enum; none is declared here.
-                    for name in other.names where context.tree.tokens[name + 1].kind != .leftParen {
-                        add(name, isFunction: false, type: typeName)
-                    }
-                case .variable(let variable) where context.hasModifier(.static, in: variable.prefix):
-                    guard let name = variable.bindings[0].name, let type = variable.bindings[0].type else { continue }
-                    add(name, isFunction: false, type: written(type))
-                case .function(let function) where context.hasModifier(.static, in: function.prefix):
-                    guard let name = function.name, let returnType = function.returnType else { continue }
-                    add(name, isFunction: true, type: written(returnType))
-                default:
-                    continue
-                }
-            }
-        }
-        return table
-    }()
+        return nil
+    }
 
-    /// Every member (for tests).
-    static var entries: [Key: Entry] {
-        var entries: [Key: Entry] = [:]
-        for row in table.types {
-            let type = String(decoding: table.bytes[row.name], as: UTF8.self)
-            for index in row.members {
-                let member = table.members[index]
-                entries[Key(type: type, name: String(decoding: table.bytes[member.name], as: UTF8.self), isFunction: member.isFunction)] = member.entry
+    /// The types read so far, by their index in `declarations`, shared by the worker threads.
+    private static let read = Mutex<[Members?]>([Members?](repeating: nil, count: declarations.count))
+
+    /// The members of `declarations[index]`, read from its text the first time they are asked for.
+    static func members(ofTypeAt index: Int) -> Members {
+        if let known = read.withLock({ $0[index] }) { return known }
+        let members = readMembers(Array(declarations[index].text.utf8))
+        read.withLock { $0[index] = members }
+        return members
+    }
+
+    /// The cases and static members that `bytes` declares, for the one type it declares. Names are
+    /// compared by their bytes: a String decoded from an array slice costs a run-time protocol
+    /// conformance look-up.
+    static func readMembers(_ bytes: [UInt8]) -> Members {
+        let context = SourceContext(bytes: bytes, tree: Parser.parse(bytes, bodies: .skippingPlain))
+        let tokens = context.tree.tokens
+        var result = Members()
+        bytes.withUnsafeBufferPointer { source in
+            func name(_ token: Int) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: source[tokens[token].range]) }
+            for case .type(let type) in context.tree.items {
+                let typeName = name(type.name.lower)
+                let typeString = context.text(type.name.lower)
+                func add(_ member: Int, isFunction: Bool, type memberType: String) {
+                    let memberName = name(member)
+                    let known = result.bytes.withUnsafeBufferPointer { bytes in
+                        result.members.firstIndex {
+                            $0.isFunction == isFunction && $0.name.count == memberName.count
+                                && sameBytes(UnsafeBufferPointer(rebasing: bytes[$0.name]), memberName)
+                        }
+                    }
+                    if let known {
+                        // An overload: certain only if it has the same type.
+                        if result.members[known].type != memberType { result.members[known].type = nil }
+                        return
+                    }
+                    let start = result.bytes.count
+                    result.bytes.append(contentsOf: memberName)
+                    result.members.append(Member(name: start..<result.bytes.count, isFunction: isFunction, type: memberType))
+                }
+                // The type as written; the declaring type itself (nearly every member's) or `Self` is `typeString`.
+                func written(_ span: TokenSpan) -> String {
+                    if span.upper == span.lower + 1 && (sameBytes(name(span.lower), typeName) || context.token(span.lower, isSpelled: "Self")) {
+                        return typeString
+                    }
+                    return context.text(span)
+                }
+                for item in type.body?.items ?? [] {
+                    switch item {
+                    case .other(let other) where other.kind == .enumCase && type.kind == .enum:
+                        // A case with a payload is a function of its enum; none is declared here.
+                        for member in other.names where tokens[member + 1].kind != .leftParen {
+                            add(member, isFunction: false, type: typeString)
+                        }
+                    case .variable(let variable) where context.hasModifier(.static, in: variable.prefix):
+                        guard let member = variable.bindings[0].name, let type = variable.bindings[0].type else { continue }
+                        add(member, isFunction: false, type: written(type))
+                    case .function(let function) where context.hasModifier(.static, in: function.prefix):
+                        guard let member = function.name, let returnType = function.returnType else { continue }
+                        add(member, isFunction: true, type: written(returnType))
+                    default:
+                        continue
+                    }
+                }
+            }
+        }
+        return result
+    }
+
+    /// Every member, every type read (for tests).
+    static var entries: [Key: (type: String?, framework: Framework)] {
+        var entries: [Key: (type: String?, framework: Framework)] = [:]
+        for index in declarations.indices {
+            let members = members(ofTypeAt: index)
+            let type = "\(declarations[index].type)"
+            for member in members.members {
+                let name = String(decoding: members.bytes[member.name], as: UTF8.self)
+                entries[Key(type: type, name: name, isFunction: member.isFunction)] = (member.type, declarations[index].framework)
             }
         }
         return entries
@@ -474,13 +530,14 @@ extension SourceContext {
     /// `SDKStaticMemberCatalog`). Nil otherwise.
     func sdkStaticMemberType(type: Int, member: Int, isCall: Bool) -> String? {
         let tokens = tree.tokens
-        let entry = bytes.withUnsafeBufferPointer { bytes in
-            SDKStaticMemberCatalog.table.entry(
-                type: UnsafeBufferPointer(rebasing: bytes[tokens[type].range]),
-                member: UnsafeBufferPointer(rebasing: bytes[tokens[member].range]), isFunction: isCall)
+        return bytes.withUnsafeBufferPointer { bytes -> String? in
+            let typeName = UnsafeBufferPointer(rebasing: bytes[tokens[type].range])
+            guard let index = SDKStaticMemberCatalog.index(ofType: typeName),
+                  let memberType = SDKStaticMemberCatalog.members(ofTypeAt: index).type(
+                    of: UnsafeBufferPointer(rebasing: bytes[tokens[member].range]), isFunction: isCall),
+                  seesSDKType(at: index) else { return nil }
+            return memberType
         }
-        guard let entry, let memberType = entry.type, seesSDKType(named: text(type), group: entry.group) else { return nil }
-        return memberType
     }
 
     /// Whether `name` (its bytes) is a type of the SDK catalog as this file sees it (imported, not
@@ -488,17 +545,18 @@ extension SourceContext {
     /// isolation, whose members in the catalog are not isolated either: each documentation page
     /// lists `Sendable` among its conformances (`CGFloat` as `Double`, whose protocols it has).
     /// So a property of that type leaves the memberwise init `nonisolated` (I-4), as does an
-    /// initial value such as `Color.red` (I-3).
+    /// initial value such as `Color.red` (I-3). Asked without reading the catalog's declarations.
     func isSDKValueType(named name: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let group = SDKStaticMemberCatalog.table.group(ofType: name) else { return false }
-        return seesSDKType(named: String(decoding: name, as: UTF8.self), group: group)
+        guard let index = SDKStaticMemberCatalog.index(ofType: name) else { return false }
+        return seesSDKType(at: index)
     }
 
-    /// Whether the file imports one of `group`'s modules (the standard library's group needs none)
-    /// and declares no type of the name `name` itself.
-    private func seesSDKType(named name: String, group: Int) -> Bool {
-        let modules = SDKStaticMemberCatalog.declarations[group].modules
+    /// Whether the file imports one of the modules of `declarations[index]`'s framework (the
+    /// standard library's need none) and declares no type of its name itself.
+    private func seesSDKType(at index: Int) -> Bool {
+        let declarations = SDKStaticMemberCatalog.declarations[index]
+        let modules = declarations.framework.modules
         guard modules.isEmpty || modules.contains(where: { imports($0) }) else { return false }
-        return !declarationIndex.declaresType(named: name, context: self)
+        return !declarationIndex.declaresType(named: "\(declarations.type)", context: self)
     }
 }

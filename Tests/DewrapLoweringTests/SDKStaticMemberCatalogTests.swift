@@ -9,20 +9,19 @@ struct SDKStaticMemberCatalogTests {
 
     // MARK: - The catalog
 
-    /// Every declaration in the catalog's text is read as a member with a type: none is dropped by
-    /// a typo that the reader would skip, overloads of a function agree, no type is declared in two
-    /// groups, and every type is written as `typeText` writes it.
+    /// Every declaration in the catalog's texts is read as a member with a type: none is dropped by
+    /// a typo that the reader would skip, overloads of a function agree, each text declares the type
+    /// it is listed under (once in the list), and every type is written as `typeText` writes it.
     @Test func everyDeclarationIsReadWithItsType() {
         var declared: Set<Key> = []
-        var groupOfType: [String: Int] = [:]
-        for (index, group) in SDKStaticMemberCatalog.declarations.enumerated() {
-            var type = ""
-            for line in group.text.split(separator: "\n") {
+        var listed: Set<String> = []
+        for declarations in SDKStaticMemberCatalog.declarations {
+            let type = "\(declarations.type)"
+            #expect(listed.insert(type).inserted, "\(type) listed twice")
+            for line in declarations.text.split(separator: "\n") {
                 let words = line.split(separator: " ")
                 if line.hasPrefix("extension ") || line.hasPrefix("public enum ") {
-                    type = String(words[line.hasPrefix("extension ") ? 1 : 2])
-                    #expect(groupOfType[type] == nil || groupOfType[type] == index, "\(type) in two groups")
-                    groupOfType[type] = index
+                    #expect(words[line.hasPrefix("extension ") ? 1 : 2] == type && line.hasSuffix(" {"), "\(line)")
                 } else if line.hasPrefix("    case ") {
                     #expect(words.count == 2 && !line.contains("("), "\(line)")
                     declared.insert(Key(type: type, name: String(words[1]), isFunction: false))
@@ -44,19 +43,16 @@ struct SDKStaticMemberCatalogTests {
             #expect(typeText(typeTokens(type)) == type, "\(key.type).\(key.name): \(type)")
             // So far every member has the type it is a member of (`Self` read as that type).
             #expect(type == key.type, "\(key.type).\(key.name): \(type)")
-            #expect(groupOfType[key.type] == entry.group)
         }
-        // Each group's modules, as documented in the catalog.
-        #expect(SDKStaticMemberCatalog.declarations.map(\.modules) == [
-            ["SwiftUI"],
-            ["CoreGraphics", "Foundation", "SwiftUI", "UIKit", "AppKit"],
-            ["Foundation", "FoundationEssentials", "SwiftUI", "UIKit", "AppKit"],
-            [],
-        ])
+        // Each framework's modules, as documented in the catalog.
+        #expect(SDKStaticMemberCatalog.Framework.swiftUI.modules == ["SwiftUI"])
+        #expect(SDKStaticMemberCatalog.Framework.coreGraphics.modules == ["CoreGraphics", "Foundation", "SwiftUI", "UIKit", "AppKit"])
+        #expect(SDKStaticMemberCatalog.Framework.foundation.modules == ["Foundation", "FoundationEssentials", "SwiftUI", "UIKit", "AppKit"])
+        #expect(SDKStaticMemberCatalog.Framework.standardLibrary.modules.isEmpty)
     }
 
     private func entry(_ type: String, _ name: String, isFunction: Bool = false) -> String? {
-        SDKStaticMemberCatalog.entries[Key(type: type, name: name, isFunction: isFunction)]?.type
+        SDKStaticMemberCatalog.entries[Key(type: type, name: name, isFunction: isFunction)]?.type ?? nil
     }
 
     @Test func knownMembers() {
@@ -90,7 +86,7 @@ struct SDKStaticMemberCatalogTests {
     @Test func standInDeclaresTheCatalogsSwiftUIMembers() throws {
         let source = try Fixtures.read("standin/SwiftUI", ".swift")
         let context = SourceContext(bytes: source, tree: Parser.parse(source))
-        let swiftUI = SDKStaticMemberCatalog.entries.filter { $0.value.group == 0 }
+        let swiftUI = SDKStaticMemberCatalog.entries.filter { $0.value.framework == .swiftUI }
         let types = Set(swiftUI.keys.map(\.type))
         var standIn: [Key: String] = [:]
         for case .type(let type) in context.tree.items where types.contains(context.text(type.name)) {
