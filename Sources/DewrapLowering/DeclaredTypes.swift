@@ -104,9 +104,18 @@ final class DeclarationIndex {
     /// are gathered on the first question, by one walk over the whole file: only the SDK catalog asks.
     func declaresType(named name: String, context: SourceContext) -> Bool {
         if let names = typeNamesAnywhere { return names.contains(name) }
+        let names = Self.typeNames(in: context, genericParameters: true)
+        typeNamesAnywhere = names
+        return names.contains(name)
+    }
+
+    /// The names a file declares types by anywhere (see `declaresType(named:context:)`), with the
+    /// generic parameters of its types and functions or without them (those name nothing in the
+    /// module's other files).
+    static func typeNames(in context: SourceContext, genericParameters: Bool) -> Set<String> {
         var names: Set<String> = []
         func addGenericParameters(_ span: TokenSpan?) {
-            guard let span else { return }
+            guard genericParameters, let span else { return }
             for parameter in genericParameterNames(context.text(span)) { names.insert(parameter) }
         }
         context.tree.forEachItem { item in
@@ -122,8 +131,7 @@ final class DeclarationIndex {
                 break
             }
         }
-        typeNamesAnywhere = names
-        return names.contains(name)
+        return names
     }
 }
 

@@ -18,6 +18,10 @@ public struct ModuleDeclarations: Sendable {
     var functions: [String: [String: String?]] = [:]
     /// Members of `extension EnvironmentValues` (computed or `@Entry`) with their written type.
     var environmentValues: [String: String?] = [:]
+    /// Every name a file declares a type by, at any depth, typealiases and associated types
+    /// included: where one is an SDK type's name, a file of the module may mean the module's own,
+    /// so the SDK catalog is not asked about it (`SDKStaticMemberCatalog`).
+    var typeNames: Set<String> = []
 
     public init() {}
 
@@ -50,6 +54,7 @@ public struct ModuleDeclarations: Sendable {
                 functions[owner, default: [:]][name] = functions[owner]?[name] == nil ? .some(type) : .some(nil)
             }
         }
+        typeNames.formUnion(DeclarationIndex.typeNames(in: context, genericParameters: false))
         for member in environmentValuesMembers(in: context) {
             let name = context.text(member.name)
             let type = typeText(typeTokens(context.text(member.type)))

@@ -44,9 +44,10 @@ import Synchronization
 /// (`Foundation`, `SwiftUI`, `UIKit`, `AppKit`); `Date` needs `Foundation`, `FoundationEssentials`
 /// or one of `SwiftUI`, `UIKit`, `AppKit`, which re-export Foundation. And never when the file
 /// declares a type, typealias, associated type or generic parameter of that name anywhere
-/// (`DeclarationIndex.declaresType(named:context:)`), or the file's own extension declares the member.
-/// A type of that name in another file of the module would shadow the SDK's too; dewrap does not see
-/// those files (SPEC Decision 5's "other files of the module" are not read yet).
+/// (`DeclarationIndex.declaresType(named:context:)`), nor when another file of the module declares
+/// a type or typealias of that name (`ModuleDeclarations.typeNames`; dewrap knows the module's other
+/// files when one run lowers them together), nor when the file's own extension, or another file's,
+/// declares the member (that declaration decides it).
 enum SDKStaticMemberCatalog {
     /// Where a type comes from, for the imports that make its name the SDK's in a file.
     enum Framework: Sendable {
@@ -552,11 +553,13 @@ extension SourceContext {
     }
 
     /// Whether the file imports one of the modules of `declarations[index]`'s framework (the
-    /// standard library's need none) and declares no type of its name itself.
+    /// standard library's need none), and neither it nor another file of its module (when dewrap
+    /// has them) declares a type of that name.
     private func seesSDKType(at index: Int) -> Bool {
         let declarations = SDKStaticMemberCatalog.declarations[index]
         let modules = declarations.framework.modules
         guard modules.isEmpty || modules.contains(where: { imports($0) }) else { return false }
-        return !declarationIndex.declaresType(named: "\(declarations.type)", context: self)
+        let name = "\(declarations.type)"
+        return !declarationIndex.declaresType(named: name, context: self) && module?.typeNames.contains(name) != true
     }
 }

@@ -209,6 +209,29 @@ struct SDKStaticMemberCatalogTests {
         #expect(!isNonisolated("import Foundation\n", "@State var color: Color = Color()"))
     }
 
+    /// In a run that lowers a module's files together, another file's declarations count as the
+    /// file's own do: a type or typealias of that name there is the module's (the catalog is not
+    /// asked), and a member its extension declares decides that member. A generic parameter of
+    /// another file names nothing here.
+    @Test func theModulesOtherFiles() {
+        func storage(_ value: String, otherFile: String) -> String? {
+            var options = LoweringOptions()
+            let file = "import SwiftUI\nstruct A {\n    @State private var x = \(value)\n}\n"
+            options.module = ModuleDeclarations(reading: [Array(file.utf8), Array(otherFile.utf8)])
+            let result = lower(Array(file.utf8), fileName: "A.swift", options: options)
+            let output = String(decoding: result.output, as: UTF8.self)
+            guard result.diagnostics.isEmpty, let range = output.range(of: "private var _x: State<") else { return nil }
+            return String(output[range.upperBound...].prefix { $0 != ">" })
+        }
+        #expect(storage("Color.red", otherFile: "import SwiftUI\nstruct Palette {}\n") == "Color")
+        #expect(storage("Color.red", otherFile: "struct Color { static let red = make() }\n") == nil)
+        #expect(storage("Color.red", otherFile: "typealias Color = Palette\n") == nil)
+        #expect(storage("Color.red", otherFile: "enum Theme { struct Color {} }\n") == nil)
+        #expect(storage("Color.red", otherFile: "struct Box<Color> {}\n") == "Color")
+        #expect(storage("Color.brand", otherFile: "import SwiftUI\nextension Color {\n    static let brand = Color.teal\n}\n") == "Color")
+        #expect(storage("Color.red", otherFile: "import SwiftUI\nextension Color {\n    static let red = make()\n}\n") == nil)
+    }
+
     /// A name the file declares a type by, anywhere, is the file's: the catalog is not asked.
     @Test func theFilesOwnTypesShadowTheSDKs() {
         let shadows = [
