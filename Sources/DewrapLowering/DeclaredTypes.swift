@@ -38,6 +38,10 @@ final class DeclarationIndex {
     var depth = 0
     /// Every name the file declares a type by, made on first use (see `declaresType(named:context:)`).
     private var typeNamesAnywhere: Set<String>?
+    /// The names of the file's typealiases and associated types (top level or in a type's body) and
+    /// of the types nested in generic types: type names `types` does not hold, which other files of
+    /// the module may see too (`ModuleDeclarations.otherTypeNames`).
+    private(set) var otherTypeNames: Set<String> = []
 
     init(context: SourceContext) {
         visit(context.tree.items, owner: nil, context: context)
@@ -52,9 +56,15 @@ final class DeclarationIndex {
                     let simple = lastComponent(name)
                     types[simple] = types[simple] == nil ? .some(type.kind) : .some(nil)
                 }
-                // A generic type's members have types in terms of its parameters: not read.
-                guard type.genericParameters == nil, let body = type.body else { continue }
+                guard let body = type.body else { continue }
+                // A generic type's members have types in terms of its parameters: not read, its nested types' names only.
+                guard type.genericParameters == nil else {
+                    visitTypeNames(body.items, context: context)
+                    continue
+                }
                 visit(body.items, owner: lastComponent(name), context: context)
+            case .other(let other) where other.kind == .typealias || other.kind == .associatedtype:
+                for name in other.names { otherTypeNames.insert(context.text(name)) }
             case .ifConfig(let ifConfig):
                 // Only one branch is compiled: a name declared in two is counted twice (uncertain).
                 for clause in ifConfig.clauses { visit(clause.items, owner: owner, context: context) }
@@ -88,6 +98,23 @@ final class DeclarationIndex {
         }
     }
 
+    /// The names of the types, typealiases and associated types `items` declare, at any depth.
+    private func visitTypeNames(_ items: [Item], context: SourceContext) {
+        for item in items {
+            switch item {
+            case .type(let type):
+                if type.kind != .extension { otherTypeNames.insert(lastComponent(context.text(type.name))) }
+                if let body = type.body { visitTypeNames(body.items, context: context) }
+            case .ifConfig(let ifConfig):
+                for clause in ifConfig.clauses { visitTypeNames(clause.items, context: context) }
+            case .other(let other) where other.kind == .typealias || other.kind == .associatedtype:
+                for name in other.names { otherTypeNames.insert(context.text(name)) }
+            default:
+                continue
+            }
+        }
+    }
+
     private func isPrivate(_ prefix: DeclarationPrefix, _ context: SourceContext) -> Bool {
         let access = context.declaredAccess(prefix)
         return access == "private" || access == "fileprivate"
@@ -104,18 +131,9 @@ final class DeclarationIndex {
     /// are gathered on the first question, by one walk over the whole file: only the SDK catalog asks.
     func declaresType(named name: String, context: SourceContext) -> Bool {
         if let names = typeNamesAnywhere { return names.contains(name) }
-        let names = Self.typeNames(in: context, genericParameters: true)
-        typeNamesAnywhere = names
-        return names.contains(name)
-    }
-
-    /// The names a file declares types by anywhere (see `declaresType(named:context:)`), with the
-    /// generic parameters of its types and functions or without them (those name nothing in the
-    /// module's other files).
-    static func typeNames(in context: SourceContext, genericParameters: Bool) -> Set<String> {
         var names: Set<String> = []
         func addGenericParameters(_ span: TokenSpan?) {
-            guard genericParameters, let span else { return }
+            guard let span else { return }
             for parameter in genericParameterNames(context.text(span)) { names.insert(parameter) }
         }
         context.tree.forEachItem { item in
@@ -131,7 +149,8 @@ final class DeclarationIndex {
                 break
             }
         }
-        return names
+        typeNamesAnywhere = names
+        return names.contains(name)
     }
 }
 

@@ -45,7 +45,7 @@ import Synchronization
 /// or one of `SwiftUI`, `UIKit`, `AppKit`, which re-export Foundation. And never when the file
 /// declares a type, typealias, associated type or generic parameter of that name anywhere
 /// (`DeclarationIndex.declaresType(named:context:)`), nor when another file of the module declares
-/// a type or typealias of that name (`ModuleDeclarations.typeNames`; dewrap knows the module's other
+/// a type or typealias of that name (`ModuleDeclarations.declaresType(named:)`; dewrap knows the module's other
 /// files when one run lowers them together), nor when the file's own extension, or another file's,
 /// declares the member (that declaration decides it).
 enum SDKStaticMemberCatalog {
@@ -560,6 +560,6 @@ extension SourceContext {
         let modules = declarations.framework.modules
         guard modules.isEmpty || modules.contains(where: { imports($0) }) else { return false }
         let name = "\(declarations.type)"
-        return !declarationIndex.declaresType(named: name, context: self) && module?.typeNames.contains(name) != true
+        return !declarationIndex.declaresType(named: name, context: self) && module?.declaresType(named: name) != true
     }
 }
