@@ -8,8 +8,8 @@ import Synchronization
 /// the same parser as the input, each type's once per process, the first time a file asks.
 ///
 /// Sources: the pages of Apple's documentation as mirrored in Markdown by the repository
-/// Averyy/apple-dev-docs (developer.apple.com/documentation/…), read at commits 2b67f464,
-/// 18463ea5, 011eba44 and bef8048e:
+/// Averyy/apple-dev-docs (developer.apple.com/documentation/…), each page as stored at one of the
+/// commits 2b67f464, 18463ea5, 011eba44, bef8048e, 85608b77, 4b51090c, b080135b and 8e18c896:
 /// - SwiftUI: `documentation/SwiftUI/<type>.md` for `color`, `font`, `alignment`,
 ///   `horizontalalignment`, `verticalalignment`, `unitpoint`, `angle`, `animation`,
 ///   `navigationsplitviewvisibility`, `presentationdetent` (their "Topics" lists, which give each
