@@ -36,6 +36,12 @@ final class DeclarationIndex {
     private(set) var functions: [String: [String: Function?]] = [:]
     /// How deep look-ups are nested (a value's initial value names another declaration): cycles end here.
     var depth = 0
+    /// Every name the file declares a type by, made on first use (see `declaresType(named:context:)`).
+    private var typeNamesAnywhere: Set<String>?
+    /// The names of the file's typealiases and associated types (top level or in a type's body) and
+    /// of the types nested in generic types: type names `types` does not hold, which other files of
+    /// the module may see too (`ModuleDeclarations.otherTypeNames`).
+    private(set) var otherTypeNames: Set<String> = []
 
     init(context: SourceContext) {
         visit(context.tree.items, owner: nil, context: context)
@@ -50,9 +56,15 @@ final class DeclarationIndex {
                     let simple = lastComponent(name)
                     types[simple] = types[simple] == nil ? .some(type.kind) : .some(nil)
                 }
-                // A generic type's members have types in terms of its parameters: not read.
-                guard type.genericParameters == nil, let body = type.body else { continue }
+                guard let body = type.body else { continue }
+                // A generic type's members have types in terms of its parameters: not read, its nested types' names only.
+                guard type.genericParameters == nil else {
+                    visitTypeNames(body.items, context: context)
+                    continue
+                }
                 visit(body.items, owner: lastComponent(name), context: context)
+            case .other(let other) where other.kind == .typealias || other.kind == .associatedtype:
+                for name in other.names { otherTypeNames.insert(context.text(name)) }
             case .ifConfig(let ifConfig):
                 // Only one branch is compiled: a name declared in two is counted twice (uncertain).
                 for clause in ifConfig.clauses { visit(clause.items, owner: owner, context: context) }
@@ -86,6 +98,23 @@ final class DeclarationIndex {
         }
     }
 
+    /// The names of the types, typealiases and associated types `items` declare, at any depth.
+    private func visitTypeNames(_ items: [Item], context: SourceContext) {
+        for item in items {
+            switch item {
+            case .type(let type):
+                if type.kind != .extension { otherTypeNames.insert(lastComponent(context.text(type.name))) }
+                if let body = type.body { visitTypeNames(body.items, context: context) }
+            case .ifConfig(let ifConfig):
+                for clause in ifConfig.clauses { visitTypeNames(clause.items, context: context) }
+            case .other(let other) where other.kind == .typealias || other.kind == .associatedtype:
+                for name in other.names { otherTypeNames.insert(context.text(name)) }
+            default:
+                continue
+            }
+        }
+    }
+
     private func isPrivate(_ prefix: DeclarationPrefix, _ context: SourceContext) -> Bool {
         let access = context.declaredAccess(prefix)
         return access == "private" || access == "fileprivate"
@@ -93,6 +122,35 @@ final class DeclarationIndex {
 
     private func isStatic(_ prefix: DeclarationPrefix, context: SourceContext) -> Bool {
         context.hasModifier(.static, in: prefix) || context.hasModifier(.class, in: prefix)
+    }
+
+    /// Whether the file declares a type by the name `name` anywhere: a struct, class, actor, enum or
+    /// protocol at any depth (nested, in a generic type, local to a function), a typealias, an
+    /// associated type, or a generic parameter of a type or function. Where it does, the name may
+    /// mean that declaration, not the SDK's type of that name (`SDKStaticMemberCatalog`). The names
+    /// are gathered on the first question, by one walk over the whole file: only the SDK catalog asks.
+    func declaresType(named name: String, context: SourceContext) -> Bool {
+        if let names = typeNamesAnywhere { return names.contains(name) }
+        var names: Set<String> = []
+        func addGenericParameters(_ span: TokenSpan?) {
+            guard let span else { return }
+            for parameter in genericParameterNames(context.text(span)) { names.insert(parameter) }
+        }
+        context.tree.forEachItem { item in
+            switch item {
+            case .type(let type):
+                if type.kind != .extension { names.insert(lastComponent(context.text(type.name))) }
+                addGenericParameters(type.genericParameters)
+            case .function(let function):
+                addGenericParameters(function.genericParameters)
+            case .other(let other) where other.kind == .typealias || other.kind == .associatedtype:
+                for name in other.names { names.insert(context.text(name)) }
+            default:
+                break
+            }
+        }
+        typeNamesAnywhere = names
+        return names.contains(name)
     }
 }
 
@@ -134,7 +192,9 @@ final class TypealiasIndex {
 extension SourceContext {
     /// The type of an initial value that names a declaration of this file: `Tab.home`
     /// (`Tab`), `Tab.detail(3)`, `Store.shared`, `Order.preview()`, `defaultScale`,
-    /// `makeStore()`. Nil when no declaration, or more than one, says it.
+    /// `makeStore()`; or, for a type the file does not declare, a static member or case the SDK
+    /// declares (`CGSize.zero`, `Color.red`, `Date.now`: `SDKStaticMemberCatalog`). Nil when no
+    /// declaration, or more than one, says it.
     func declaredType(of span: TokenSpan) -> String? {
         let index = declarationIndex
         guard index.depth < 8, !span.isEmpty else { return nil }
@@ -182,7 +242,14 @@ extension SourceContext {
         case (.some(.some(let declared)), _), (.none, .some(.some(let declared))):
             kind = declared
         case (.none, .none):
-            break  // a type of another module: its static members declared in an extension here still count
+            // A type of another module: its static members declared in an extension here (or in another
+            // file of the module) count; where none is declared, the SDK's, as the built-in catalog has them.
+            let declared = isCall
+                ? index.functions[typeName]?[member] != nil || module?.functions[typeName]?[member] != nil
+                : index.values[typeName]?[member] != nil || module?.values[typeName]?[member] != nil
+            if !declared {
+                return names.count == 2 ? sdkStaticMemberType(type: names[0], member: names[1], isCall: isCall) : nil
+            }
         }
         if kind == .enum, let hasPayload = index.cases[typeName]?[member] ?? module?.cases[typeName]?[member] {
             return hasPayload == isCall ? typeText : nil

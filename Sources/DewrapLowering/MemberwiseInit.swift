@@ -412,9 +412,10 @@ func isGlobalActorIsolated(_ type: TypeDecl, context: SourceContext) -> Bool {
 }
 
 /// Literals and collections of them, inits of the standard library's value
-/// types and of same-file types without global-actor isolation, members of
-/// their results (`Date().description`), and operators on all of these
-/// certainly run without an actor. A free function might not.
+/// types, of the SDK catalog's (`Color.red`, `CGSize.zero`) and of same-file
+/// types without global-actor isolation, members of their results
+/// (`Date().description`), and operators on all of these certainly run
+/// without an actor. A free function might not.
 private func isActorFree(_ span: TokenSpan, sendable: SendableOracle, context: SourceContext) -> Bool {
     // Tokens and bytes read through buffers taken once: an initializer is asked about token by token.
     context.tree.tokens.withUnsafeBufferPointer { tokens in
@@ -430,7 +431,8 @@ private func isActorFree(_ span: TokenSpan, sendable: SendableOracle, context: S
                     continue  // an argument label
                 case .identifier:
                     let name = UnsafeBufferPointer(rebasing: bytes[tokens[i].range])
-                    if sendable.isActorFreeType(named: name) || SendableOracle.standardValueTypes.contains(name) { continue }
+                    if sendable.isActorFreeType(named: name) || SendableOracle.standardValueTypes.contains(name)
+                        || context.isSDKValueType(named: name) { continue }
                     return false
                 case .leftParen, .rightParen:
                     continue

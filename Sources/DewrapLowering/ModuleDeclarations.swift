@@ -47,6 +47,16 @@ public struct ModuleDeclarations: Sendable {
     var functions: [String: [String: String?]] = [:]
     /// Members of `extension EnvironmentValues` (computed or `@Entry`) with their written type.
     var environmentValues: [String: String?] = [:]
+    /// The type names `types` does not hold: typealiases, associated types, types nested in generic
+    /// types. Where one of these or of `types` is an SDK type's name, a file of the module may mean
+    /// the module's own, so the SDK catalog is not asked about it (`SDKStaticMemberCatalog`).
+    var otherTypeNames: Set<String> = []
+
+    /// Whether a file of the module declares a type, typealias or associated type named `name`
+    /// (top level or in a type's body).
+    func declaresType(named name: String) -> Bool {
+        types[name] != nil || otherTypeNames.contains(name)
+    }
 
     public init() {}
 
@@ -79,6 +89,7 @@ public struct ModuleDeclarations: Sendable {
                 functions[owner, default: [:]][name] = functions[owner]?[name] == nil ? .some(type) : .some(nil)
             }
         }
+        otherTypeNames.formUnion(file.otherTypeNames)
         for member in environmentValuesMembers(in: context) {
             let name = context.text(member.name)
             let type = typeText(typeTokens(context.text(member.type)))

@@ -26,6 +26,8 @@ struct SendableOracle {
         /// Its members being read: a question about it now comes through one of their types (a cycle), and the
         /// answer is "no". It marks the type in place (a list of the types being read cost an allocation a question).
         case reading(index: Int)
+        /// Only extended here (`extension Color { … }`): a type of another module, asked about as one.
+        case extended
     }
     /// By index in `fileTypeNames`: whether a struct or enum of that name without global-actor isolation
     /// is declared (calling its inits needs no actor). Kept beside the names: a set of its own cost four
@@ -62,6 +64,10 @@ struct SendableOracle {
                 let kind = types[index].kind
                 let fileType: FileType
                 switch kind {
+                case .extension:
+                    // An extension adds no stored property and no isolation: the type's declaration, if the
+                    // file has one, says what it is.
+                    fileType = .extended
                 case .struct, .enum:
                     let inheritance = types[index].inheritance
                     if inheritance.contains(where: { context.span($0, isSpelled: "Sendable") }) {
@@ -82,7 +88,7 @@ struct SendableOracle {
                     fileTypes.append(fileType)
                     actorFree.append(isActorFree)
                 } else {
-                    fileTypes[entry] = fileType
+                    if kind != .extension { fileTypes[entry] = fileType }
                     if isActorFree { actorFree[entry] = true }
                 }
             }
@@ -153,9 +159,10 @@ struct SendableOracle {
             }
         }
         if Self.standardValueTypes.contains(type) { return true }
-        guard let entry = fileTypeNames.index(of: type) else {
+        guard let entry = fileTypeNames.index(of: type), !isExtendedOnly(entry) else {
             if let shape = context.wrapper(named: type), shape.sendable == .always { return true }
-            return false
+            // An SDK value type of the static members catalog (`Color`, `CGSize`, `EditMode`, …).
+            return context.isSDKValueType(named: type)
         }
         guard case .members(let index) = answers.fileTypes[entry] else {
             if case .sendable = answers.fileTypes[entry] { return true }
@@ -167,6 +174,11 @@ struct SendableOracle {
         // without a readable type makes it "no" for good.
         answers.fileTypes[entry] = answer == true ? .sendable : answer == nil ? .unknown : .members(index: index)
         return answer == true
+    }
+
+    private func isExtendedOnly(_ entry: Int) -> Bool {
+        if case .extended = answers.fileTypes[entry] { return true }
+        return false
     }
 
     /// Whether the types stored by `items` (stored properties, enum payloads) are all Sendable; nil when one

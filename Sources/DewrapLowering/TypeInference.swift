@@ -4,7 +4,7 @@ import DewrapSyntax
 /// certain (SPEC Decision 5): literals, arrays and dictionaries of them,
 /// `T(…)`, `T.init(…)`, `T<A>(…)`, `[T]()`, `[K: V]()`, `T?.none`, `e as T`, and
 /// names of declarations the file has (`Tab.home` for a declared `enum Tab`; see
-/// `declaredType(of:)`). Anything else (`make()` undeclared, `.shared`) is nil: never guessed.
+/// `declaredType(of:)`) or the SDK's catalog has (`CGSize.zero`). Anything else (`make()` undeclared, `.shared`) is nil: never guessed.
 /// Methods of the context, which they borrow (a value holding a copy of the
 /// context would retain and release each of its arrays and tables).
 extension SourceContext {
