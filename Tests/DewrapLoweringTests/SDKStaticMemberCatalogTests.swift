@@ -217,7 +217,7 @@ struct SDKStaticMemberCatalogTests {
         func storage(_ value: String, otherFile: String) -> String? {
             var options = LoweringOptions()
             let file = "import SwiftUI\nstruct A {\n    @State private var x = \(value)\n}\n"
-            options.module = ModuleDeclarations(reading: [Array(file.utf8), Array(otherFile.utf8)])
+            options.module = ModuleSources([Array(file.utf8), Array(otherFile.utf8)])
             let result = lower(Array(file.utf8), fileName: "A.swift", options: options)
             let output = String(decoding: result.output, as: UTF8.self)
             guard result.diagnostics.isEmpty, let range = output.range(of: "private var _x: State<") else { return nil }
