@@ -253,7 +253,7 @@ struct FileLowering {
             guard containsAttribute(type.span, tokens: tokens) else { continue }
             // Most files extend nothing: no name made and hashed to find that out.
             let typeExtensions = type.kind == .extension || extensions.isEmpty ? [] : extensions[context.text(type.name)] ?? []
-            if let plan = analyze(type, body: body, extensions: typeExtensions,
+            if let plan = analyze(type, body: body, extensions: typeExtensions, sendable: sendable,
                                   leftNames: &leftNames) {
                 if let codingKeys = plan.codingKeys { context.tokenEdits += codingKeys.tokenEdits }
                 plans.append(plan)
@@ -427,7 +427,7 @@ struct FileLowering {
     // MARK: Analysis
 
     private mutating func analyze(
-        _ type: TypeDecl, body: Block, extensions: [TypeDecl], leftNames: inout Set<String>
+        _ type: TypeDecl, body: Block, extensions: [TypeDecl], sendable: SendableOracle, leftNames: inout Set<String>
     ) -> TypePlan? {
         let container: ContainerKind
         switch type.kind {
@@ -518,7 +518,7 @@ struct FileLowering {
                 leftNames.formUnion(properties.map(\.name))
                 return nil
             }
-            if let problem = memberwiseInitProblem(type: type, stored: stored, context: context) {
+            if let problem = memberwiseInitProblem(type: type, stored: stored, sendable: sendable, context: context) {
                 diagnostics.append(problem)
                 leftNames.formUnion(properties.map(\.name))
                 return nil
@@ -586,12 +586,15 @@ struct FileLowering {
         let isLet = context.word(declaration.keyword) == .let
         // By index, each binding's fields read in place: `for binding in declaration.bindings` copies each
         // binding, retaining and releasing its arrays.
+        let isLazy = context.hasModifier(.lazy, in: prefix)
         for index in declaration.bindings.indices {
+            var laziness: Laziness = isLazy ? .lazy : .notLazy
             if let accessors = declaration.bindings[index].accessors {
                 switch accessors.content {
                 case .getter: continue
                 case .accessors(let list):
                     if list.contains(where: { context.word($0.keyword) != .willSet && context.word($0.keyword) != .didSet }) { continue }
+                    if isLazy && !list.isEmpty { laziness = .lazyWithObservers }
                 }
             }
             let binding = BindingTokens(declaration.bindings[index])
@@ -599,11 +602,11 @@ struct FileLowering {
             if type == nil, let initializer = binding.initializer {
                 type = context.inferredType(of: initializer)
             }
-            // A tuple pattern or `lazy` cannot be written out yet: no type makes the plan refuse it.
-            if binding.name == nil || context.hasModifier(.lazy, in: prefix) { type = nil }
+            // A tuple pattern cannot be written out yet: no type makes the plan refuse it.
+            if binding.name == nil { type = nil }
             result.append(StoredProperty(
                 name: context.text(binding.pattern), declaration: declaration, binding: declaration.bindings[index], wrapped: nil,
-                type: type, isLet: isLet, access: access, placement: placement))
+                type: type, isLet: isLet, laziness: laziness, access: access, placement: placement))
         }
     }
 
