@@ -267,11 +267,15 @@ private func renderInits(
     let newLine = context.lineBreak(mappedTo: typeLine)
     let lineEnding = context.lineEnding
     // A line break and the indentation, then `nonisolated`, the access and `init`.
-    func startInit(_ name: StaticString) {
+    // The memberwise init takes the narrowest access of its parameters (M-3); `init()` has none and stays
+    // internal (`struct S { private var p = 1 }` has `internal init()` and `private init(p:)`).
+    func startInit(_ name: StaticString, hasParameters: Bool = true) {
         text += newLine
         text.write(context.bytes, indent)
         if isNonisolated { text.write(literal: "nonisolated ") }
-        if accessRank == 1 { text.write(literal: "private ") } else if accessRank == 2 { text.write(literal: "fileprivate ") }
+        if hasParameters {
+            if accessRank == 1 { text.write(literal: "private ") } else if accessRank == 2 { text.write(literal: "fileprivate ") }
+        }
         text.write(literal: name)
     }
     // A body: ` {`, each statement on a line of its own (in directive mode mapped to its
@@ -304,7 +308,7 @@ private func renderInits(
 
     // M-7: `init()` too, when every stored property has a value without arguments.
     if allInitializedAtDeclaration && hasParameters {
-        startInit("init()")
+        startInit("init()", hasParameters: false)
         openBody()
         // A lazy property is left to its first use.
         for index in stored.indices where stored[index].isIncluded && stored[index].laziness == .notLazy {
