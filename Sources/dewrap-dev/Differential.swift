@@ -1,0 +1,326 @@
+import DewrapTestSupport
+import Foundation
+
+/// `dewrap-dev differential`: generated programs built as written and as
+/// lowered by dewrap, against the SwiftUI stand-in (Swift 6 mode), run, and
+/// compared — their output (driver prints and wrapper traces) and their
+/// initializers as `-print-ast` shows them. Many programs make one batch,
+/// one executable per side; a batch that fails to build is narrowed to the
+/// programs responsible from the compiler's errors (by file), or by building
+/// halves when an error names no program.
+struct DifferentialSettings {
+    var seed: UInt64 = 1
+    var count = 200
+    /// Only this program (`--index`), to reproduce one.
+    var only: Int?
+    var dewrap = ""
+    var swiftc = ""
+    var work = ""
+    var standIn = ""
+    var batchSize = 40
+    /// Compiler jobs per build.
+    var jobs = 2
+    /// Write the generated programs into this folder and stop (no builds).
+    var emit: String?
+}
+
+/// What became of one program.
+struct ProgramOutcome {
+    enum Verdict: String {
+        case same, leftWithWarning = "left with a warning", different, notCompiling = "not compiling"
+    }
+
+    var program: GeneratedProgram
+    var verdict: Verdict = .same
+    /// Why it is not `same`, for the report.
+    var reasons: [String] = []
+    /// dewrap's warnings and notes, as `LINE:COL: severity: message`.
+    var diagnostics: [String] = []
+    var lowered: String?
+    var originalOutput: String?
+    var loweredOutput: String?
+    /// The original does not compile (or crashes the compiler): a generator bug, not a finding.
+    var originalFails = false
+}
+
+struct DifferentialError: Error {
+    var message: String
+}
+
+/// Builds and compares programs batch by batch.
+struct DifferentialRunner {
+    let settings: DifferentialSettings
+    let standInFolder: String
+
+    init(settings: DifferentialSettings) throws {
+        self.settings = settings
+        standInFolder = settings.work + "/standin"
+        try buildStandIn()
+    }
+
+    /// The stand-in as a static library and module, built once (as bin/equivalence does).
+    private func buildStandIn() throws {
+        let library = standInFolder + "/libSwiftUI.a"
+        let manager = FileManager.default
+        try manager.createDirectory(atPath: standInFolder, withIntermediateDirectories: true)
+        if let built = try? manager.attributesOfItem(atPath: library)[.modificationDate] as? Date,
+           let source = try? manager.attributesOfItem(atPath: settings.standIn)[.modificationDate] as? Date, built > source {
+            return
+        }
+        let result = runChild(settings.swiftc, [
+            "-swift-version", "6", "-parse-as-library", "-emit-library", "-static", "-emit-module", "-module-name", "SwiftUI",
+            settings.standIn, "-emit-module-path", standInFolder + "/SwiftUI.swiftmodule", "-o", library,
+        ])
+        guard result.status == 0 else { throw DifferentialError(message: "the SwiftUI stand-in did not build:\n" + result.errors) }
+    }
+
+    // MARK: - One batch
+
+    /// Lowers, builds, runs and compares `programs`.
+    func run(_ programs: [GeneratedProgram]) throws -> [ProgramOutcome] {
+        let folder = settings.work + "/batch"
+        let manager = FileManager.default
+        try? manager.removeItem(atPath: folder)
+        for side in ["original", "lowered"] { try manager.createDirectory(atPath: "\(folder)/\(side)", withIntermediateDirectories: true) }
+        var outcomes: [Int: ProgramOutcome] = [:]
+        for program in programs {
+            try Data(program.source.utf8).write(to: URL(fileURLWithPath: "\(folder)/original/\(fileName(program.index))"))
+            outcomes[program.index] = ProgramOutcome(program: program)
+        }
+
+        // Lowering, all files at once; diagnostics name their file.
+        let lowering = runChild(settings.dewrap, ["-o", folder + "/lowered"] + programs.map { "\(folder)/original/\(fileName($0.index))" })
+        for line in lowering.errors.split(separator: "\n") {
+            guard let (index, rest) = programDiagnostic(String(line)), outcomes[index] != nil else { continue }
+            outcomes[index]!.diagnostics.append(rest)
+        }
+        for program in programs {
+            let path = "\(folder)/lowered/\(fileName(program.index))"
+            if let data = manager.contents(atPath: path) {
+                outcomes[program.index]!.lowered = String(decoding: data, as: UTF8.self)
+            } else {
+                outcomes[program.index]!.verdict = .different
+                let errors = outcomes[program.index]!.diagnostics.filter { $0.contains(": error: ") }
+                outcomes[program.index]!.reasons.append("dewrap wrote no lowering (exit status \(lowering.status)): " + errors.joined(separator: "; "))
+            }
+        }
+
+        // Each side: `-print-ast` (which type-checks) narrows the batch to the programs that compile, then
+        // one build of those, narrowed again if code generation finds more (definite initialization).
+        var sides: [String: (signatures: [String: [String]], outputs: [Int: String])] = [:]
+        for side in ["original", "lowered"] {
+            var members = programs.map(\.index).filter { outcomes[$0]!.lowered != nil }
+            var signatures: [String: [String]] = [:]
+            var failures: [Int: String] = [:]
+            (members, signatures) = printedSignatures(of: members, side: "\(folder)/\(side)", failures: &failures)
+            let built = buildProgram(members, side: "\(folder)/\(side)", failures: &failures)
+            for (index, errors) in failures {
+                if side == "original" {
+                    outcomes[index]!.originalFails = true
+                    outcomes[index]!.verdict = .notCompiling
+                    outcomes[index]!.reasons.append("the original does not compile (a generator bug):\n" + errors)
+                } else if outcomes[index]!.verdict != .notCompiling {
+                    outcomes[index]!.verdict = .notCompiling
+                    outcomes[index]!.reasons.append("the lowering does not compile:\n" + errors)
+                }
+            }
+            let outputs = built.map { runPrograms($0, members: members) } ?? [:]
+            sides[side] = (signatures, outputs)
+        }
+
+        // Comparison.
+        for program in programs {
+            var outcome = outcomes[program.index]!
+            defer { outcomes[program.index] = outcome }
+            guard outcome.verdict == .same else { continue }
+            let original = sides["original"]!.outputs[program.index], lowered = sides["lowered"]!.outputs[program.index]
+            outcome.originalOutput = original
+            outcome.loweredOutput = lowered
+            if original != lowered {
+                outcome.verdict = .different
+                outcome.reasons.append("the runs differ")
+            }
+            if let problem = compareSignatures(program, original: sides["original"]!.signatures, lowered: sides["lowered"]!.signatures) {
+                outcome.verdict = .different
+                outcome.reasons.append(problem)
+            }
+            if outcome.verdict == .same && outcome.diagnostics.contains(where: { $0.contains(": warning: ") }) {
+                outcome.verdict = .leftWithWarning
+            }
+        }
+        return programs.map { outcomes[$0.index]! }
+    }
+
+    private func fileName(_ index: Int) -> String { "P\(index).swift" }
+
+    /// `…/P12.swift:3:4: warning: …` → (12, `3:4: warning: …`).
+    private func programDiagnostic(_ line: String) -> (Int, String)? {
+        guard let range = line.range(of: ".swift:"),
+              let slash = line[..<range.lowerBound].lastIndex(of: "/").map({ line.index(after: $0) }) ?? Optional(line.startIndex),
+              line[slash...].hasPrefix("P"),
+              let index = Int(line[line.index(after: slash)..<range.lowerBound]) else { return nil }
+        return (index, String(line[range.upperBound...]))
+    }
+
+    /// The programs whose files the compiler's error lines name, with those lines.
+    private func errorsByProgram(_ text: String) -> [Int: String] {
+        var result: [Int: String] = [:]
+        for line in text.split(separator: "\n") where line.contains(": error: ") {
+            if let (index, rest) = programDiagnostic(String(line)) { result[index, default: ""] += rest + "\n" }
+        }
+        return result
+    }
+
+    // MARK: - Compiling
+
+    private var compilerFlags: [String] {
+        ["-swift-version", "6", "-I", standInFolder]
+    }
+
+    /// `-print-ast` over `members`' files (it prints nothing if any has an error: those found are dropped, and
+    /// it runs again). Returns the programs that type-check and the signatures by type.
+    private func printedSignatures(of members: [Int], side: String, failures: inout [Int: String]) -> ([Int], [String: [String]]) {
+        var members = members
+        while !members.isEmpty {
+            let result = runChild(settings.swiftc, compilerFlags + ["-print-ast", "-parse-as-library"] + members.map { "\(side)/\(fileName($0))" })
+            if result.status == 0 {
+                return (members, InitializerSignatures.byType(in: result.output + "\n" + result.errors))
+            }
+            let named = errorsByProgram(result.errors).filter { members.contains($0.key) }
+            if named.isEmpty {
+                // A crash, or errors that name no program: build halves to find the ones responsible.
+                let failing = narrow(members, side: side, arguments: ["-typecheck", "-parse-as-library"])
+                for index in failing { failures[index] = "the compiler fails on it alone:\n" + String(result.errors.suffix(4000)) }
+                if failing.isEmpty {
+                    // Each program alone type-checks, but `-print-ast` on them fails: no signatures.
+                    return (members, [:])
+                }
+                members.removeAll { failing.contains($0) }
+            } else {
+                for (index, errors) in named { failures[index] = errors }
+                members.removeAll { named[$0] != nil }
+            }
+        }
+        return (members, [:])
+    }
+
+    /// The executable built from `members` and a main calling each driver, or nil; programs that stop it
+    /// from building are moved to `failures`.
+    private func buildProgram(_ members: [Int], side: String, failures: inout [Int: String]) -> String? {
+        var members = members
+        let executable = side + "/program"
+        while !members.isEmpty {
+            writeMain(members, side: side)
+            let result = runChild(settings.swiftc, compilerFlags + [
+                "-L", standInFolder, "-lSwiftUI", "-j", String(settings.jobs), "-continue-building-after-errors",
+                "-o", executable, side + "/main.swift",
+            ] + members.map { "\(side)/\(fileName($0))" })
+            if result.status == 0 { return executable }
+            let named = errorsByProgram(result.errors).filter { members.contains($0.key) }
+            if named.isEmpty {
+                let failing = narrow(members, side: side, arguments: ["-c", "-parse-as-library", "-o", "/dev/null"])
+                guard !failing.isEmpty else {
+                    for index in members { failures[index] = "the batch does not build, its programs alone do:\n" + String(result.errors.suffix(4000)) }
+                    return nil
+                }
+                for index in failing { failures[index] = "the compiler fails on it alone:\n" + String(result.errors.suffix(4000)) }
+                members.removeAll { failing.contains($0) }
+            } else {
+                for (index, errors) in named { failures[index, default: ""] += errors }
+                members.removeAll { named[$0] != nil }
+            }
+        }
+        return nil
+    }
+
+    /// The programs among `members` that make `swiftc arguments` fail, found by compiling halves and
+    /// finally each program alone.
+    private func narrow(_ members: [Int], side: String, arguments: [String]) -> [Int] {
+        let result = runChild(settings.swiftc, compilerFlags + arguments + members.map { "\(side)/\(fileName($0))" })
+        if result.status == 0 { return [] }
+        if members.count == 1 { return members }
+        let half = members.count / 2
+        return narrow(Array(members[..<half]), side: side, arguments: arguments)
+            + narrow(Array(members[half...]), side: side, arguments: arguments)
+    }
+
+    /// `main.swift`: line-buffered output, the stand-in's trace, then each driver after a header line,
+    /// from the index given as the first argument on (to go on after one that crashed).
+    private func writeMain(_ members: [Int], side: String) {
+        var text = """
+            @preconcurrency import Glibc
+            import SwiftUI
+
+            setvbuf(stdout, nil, _IOLBF, 0)
+            wrapperTrace = { print("  [trace] " + $0) }
+            let first = CommandLine.arguments.count > 1 ? Int(CommandLine.arguments[1]) ?? 0 : 0
+
+            """
+        for index in members {
+            text += "if first <= \(index) {\n    print(\"=== P\(index)\")\n    await P\(index)_drive()\n}\n"
+        }
+        try? Data(text.utf8).write(to: URL(fileURLWithPath: side + "/main.swift"))
+    }
+
+    /// Runs the executable and splits its output by program; a program that crashes (or hangs) ends
+    /// with its exit status, and the run goes on from the next one.
+    private func runPrograms(_ executable: String, members: [Int]) -> [Int: String] {
+        var outputs: [Int: String] = [:]
+        var next = members.first
+        while let first = next {
+            let result = runChild(executable, [String(first)], timeout: 120)
+            var current: Int?
+            var lines = result.output.split(separator: "\n", omittingEmptySubsequences: false)
+            if lines.last == "" { lines.removeLast() }
+            for line in lines {
+                if line.hasPrefix("=== P"), let index = Int(line.dropFirst(5)) {
+                    current = index
+                    outputs[index] = ""
+                } else if let current {
+                    outputs[current]! += line + "\n"
+                }
+            }
+            guard result.status != 0 || result.timedOut else { break }
+            let stopped = current ?? first
+            outputs[stopped, default: ""] += result.timedOut ? "timed out\n" : "exit status \(result.status)\n"
+            next = members.first { $0 > stopped }
+        }
+        return outputs
+    }
+
+    // MARK: - Signatures
+
+    /// The program's inits, as written and as lowered, compared per type as multisets, after the two known
+    /// exceptions (SPEC Corrections I-4 and the Oracle note) are applied to the compiler's. Nil when they match.
+    private func compareSignatures(_ program: GeneratedProgram, original: [String: [String]], lowered: [String: [String]]) -> String? {
+        var problems: [String] = []
+        let types = Set(original.keys).union(lowered.keys).filter { $0.hasPrefix(program.prefix) }.sorted()
+        for type in types {
+            var compilers = original[type] ?? []
+            if let labels = program.isolatedByCorrection[type] {
+                var found = false
+                compilers = compilers.map { signature in
+                    let isMemberwise = InitializerSignatures.labels(signature) == labels || signature.hasSuffix("init()")
+                    guard isMemberwise, let isolated = InitializerSignatures.keptIsolated(signature) else { return signature }
+                    found = true
+                    return isolated
+                }
+                _ = found  // The compiler's may be isolated already (a non-Sendable property): nothing to replace then.
+            }
+            for (printed, real) in program.defaultsPrintedAsAttribute[type] ?? [] {
+                guard compilers.contains(where: { $0.contains(printed) }) else {
+                    problems.append("\(type): -print-ast no longer prints this default as the attribute: \(printed)")
+                    continue
+                }
+                compilers = compilers.map { $0.replacingOccurrences(of: printed, with: real) }
+            }
+            let written = lowered[type] ?? []
+            if InitializerSignatures.sorted(compilers) != InitializerSignatures.sorted(written) {
+                let missing = compilers.filter { !written.contains($0) }, extra = written.filter { !compilers.contains($0) }
+                problems.append("\(type): the inits differ from the compiler's\n"
+                    + missing.map { "  compiler's:  \($0)\n" }.joined() + extra.map { "  written:     \($0)\n" }.joined())
+            }
+        }
+        return problems.isEmpty ? nil : problems.joined(separator: "\n")
+    }
+}
