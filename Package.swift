@@ -35,5 +35,6 @@ let package = Package(
         .testTarget(name: "DewrapSyntaxTests", dependencies: ["DewrapSyntax", "DewrapLowering", "DewrapTestSupport"]),
         .testTarget(name: "DewrapLoweringTests", dependencies: ["DewrapLowering", "DewrapSyntax", "DewrapTestSupport"]),
         .testTarget(name: "DewrapCLITests", dependencies: ["dewrap"]),
+        .testTarget(name: "DewrapDifferentialTests", dependencies: ["dewrap", "dewrap-dev"]),
     ]
 )

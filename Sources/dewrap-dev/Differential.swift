@@ -22,6 +22,8 @@ struct DifferentialSettings {
     var jobs = 2
     /// Write the generated programs into this folder and stop (no builds).
     var emit: String?
+    /// Also print one line per program with its verdict (`P3: same`).
+    var verdicts = false
 }
 
 /// What became of one program.
@@ -53,6 +55,15 @@ struct DifferentialRunner {
     let standInFolder: String
 
     init(settings: DifferentialSettings) throws {
+        var settings = settings
+        // A compiler named without a folder is looked up in PATH.
+        if !settings.swiftc.contains("/") {
+            let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
+            guard let found = folders.map({ "\($0)/\(settings.swiftc)" }).first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+                throw DifferentialError(message: "no \(settings.swiftc) in PATH")
+            }
+            settings.swiftc = found
+        }
         self.settings = settings
         standInFolder = settings.work + "/standin"
         try buildStandIn()
@@ -107,25 +118,29 @@ struct DifferentialRunner {
 
         // Each side: `-print-ast` (which type-checks) narrows the batch to the programs that compile, then
         // one build of those, narrowed again if code generation finds more (definite initialization).
-        var sides: [String: (signatures: [String: [String]], outputs: [Int: String])] = [:]
-        for side in ["original", "lowered"] {
-            var members = programs.map(\.index).filter { outcomes[$0]!.lowered != nil }
-            var signatures: [String: [String]] = [:]
-            var failures: [Int: String] = [:]
-            (members, signatures) = printedSignatures(of: members, side: "\(folder)/\(side)", failures: &failures)
-            let built = buildProgram(members, side: "\(folder)/\(side)", failures: &failures)
-            for (index, errors) in failures {
-                if side == "original" {
-                    outcomes[index]!.originalFails = true
-                    outcomes[index]!.verdict = .notCompiling
-                    outcomes[index]!.reasons.append("the original does not compile (a generator bug):\n" + errors)
-                } else if outcomes[index]!.verdict != .notCompiling {
-                    outcomes[index]!.verdict = .notCompiling
-                    outcomes[index]!.reasons.append("the lowering does not compile:\n" + errors)
+        // With two jobs, the two sides are built at the same time.
+        let members = programs.map(\.index).filter { outcomes[$0]!.lowered != nil }
+        nonisolated(unsafe) var results: [SideResult?] = [nil, nil]
+        let names = ["original", "lowered"]
+        if settings.jobs >= 2 {
+            DispatchQueue.concurrentPerform(iterations: 2) { results[$0] = side("\(folder)/\(names[$0])", members: members) }
+        } else {
+            for index in 0..<2 { results[index] = side("\(folder)/\(names[index])", members: members) }
+        }
+        var sides: [String: SideResult] = [:]
+        for (index, name) in names.enumerated() {
+            let result = results[index]!
+            sides[name] = result
+            for (program, errors) in result.failures.sorted(by: { $0.key < $1.key }) {
+                if name == "original" {
+                    outcomes[program]!.originalFails = true
+                    outcomes[program]!.verdict = .notCompiling
+                    outcomes[program]!.reasons.append("the original does not compile (a generator bug):\n" + errors)
+                } else if outcomes[program]!.verdict != .notCompiling {
+                    outcomes[program]!.verdict = .notCompiling
+                    outcomes[program]!.reasons.append("the lowering does not compile:\n" + errors)
                 }
             }
-            let outputs = built.map { runPrograms($0, members: members) } ?? [:]
-            sides[side] = (signatures, outputs)
         }
 
         // Comparison.
@@ -149,6 +164,23 @@ struct DifferentialRunner {
             }
         }
         return programs.map { outcomes[$0.index]! }
+    }
+
+    /// What one side (as written, or as lowered) of a batch gave.
+    private struct SideResult {
+        var signatures: [String: [String]]
+        var outputs: [Int: String]
+        /// Programs that do not compile, with the compiler's errors.
+        var failures: [Int: String]
+    }
+
+    /// `-print-ast` over the side's programs, one build of those that compile, and its run.
+    private func side(_ folder: String, members: [Int]) -> SideResult {
+        var failures: [Int: String] = [:]
+        let (compiling, signatures) = printedSignatures(of: members, side: folder, failures: &failures)
+        let built = buildProgram(compiling, side: folder, failures: &failures)
+        let outputs = built.map { runPrograms($0, members: compiling.filter { failures[$0] == nil }) } ?? [:]
+        return SideResult(signatures: signatures, outputs: outputs, failures: failures)
     }
 
     private func fileName(_ index: Int) -> String { "P\(index).swift" }
@@ -212,7 +244,8 @@ struct DifferentialRunner {
         while !members.isEmpty {
             writeMain(members, side: side)
             let result = runChild(settings.swiftc, compilerFlags + [
-                "-L", standInFolder, "-lSwiftUI", "-j", String(settings.jobs), "-continue-building-after-errors",
+                // One frontend for the batch (whole module): about half the time of one per file in a debug build.
+                "-L", standInFolder, "-lSwiftUI", "-wmo", "-continue-building-after-errors",
                 "-o", executable, side + "/main.swift",
             ] + members.map { "\(side)/\(fileName($0))" })
             if result.status == 0 { return executable }

@@ -31,6 +31,9 @@ func differential(_ settings: DifferentialSettings) throws -> Bool {
     print("\(outcomes.count) programs, \(count(.same)) same, \(count(.leftWithWarning)) left with a warning, "
         + "\(count(.different)) different, \(count(.notCompiling)) not compiling (seed \(settings.seed), "
         + "\(Int(Date().timeIntervalSince(start))) s)")
+    if settings.verdicts {
+        for outcome in outcomes { print("P\(outcome.program.index): \(outcome.verdict.rawValue)") }
+    }
     for outcome in outcomes where outcome.verdict == .different || outcome.verdict == .notCompiling {
         let folder = try save(outcome, settings: settings)
         let first = outcome.reasons.first?.split(separator: "\n").prefix(2).joined(separator: " ") ?? ""
@@ -122,15 +125,15 @@ private func firstDifference(_ a: String, _ b: String) -> String {
 }
 
 extension String {
-    /// The text with every `'…'` quoted name replaced by `'…'`, so that messages group by cause.
+    /// The text with every `'…'` or `"…"` quoted name replaced by `…`, so that messages group by cause.
     func replacingQuotedNames() -> String {
         var result = ""
-        var inQuote = false
+        var quote: Character?
         for character in self {
-            if character == "'" {
-                result += inQuote ? "…'" : "'"
-                inQuote.toggle()
-            } else if !inQuote {
+            if character == "'" || character == "\"", quote == nil || quote == character {
+                result += quote == nil ? String(character) : "…" + String(character)
+                quote = quote == nil ? character : nil
+            } else if quote == nil {
                 result.append(character)
             }
         }

@@ -13,9 +13,11 @@ struct MemberMaker {
 
     /// The kinds a type of `kind` may hold in this program.
     func kinds() -> [Kind] {
-        var kinds: [Kind] = [.plainLet, .plainLetWithValue, .plainVar, .plainVarWithValue, .optionalVar, .lazyVar, .computed,
-                             .state, .environment, .staticPlain]
         let type = setting.kind
+        var kinds: [Kind] = [.plainLet, .plainLetWithValue, .plainVar, .plainVarWithValue, .optionalVar, .lazyVar, .computed,
+                             .state, .environment]
+        // A generic type has no static stored properties.
+        if type != .card { kinds.append(.staticPlain) }
         if type != .actor {
             // Closures are one choice among the others (one of six shapes is picked in `make`).
             kinds += [.closure, .binding, .appStorage]
@@ -27,7 +29,7 @@ struct MemberMaker {
         if setting.wrappers.contains(where: { $0.shape == .box }) && setting.wrappers.contains(where: { $0.shape == .reference }) {
             kinds.append(.composition)
         }
-        if type.isMainActor && setting.wrappers.contains(where: { $0.shape != .flag }) { kinds.append(.staticWrapped) }
+        if type.isMainActor && type != .card && setting.wrappers.contains(where: { $0.shape != .flag }) { kinds.append(.staticWrapped) }
         return kinds
     }
 
@@ -312,7 +314,9 @@ struct MemberMaker {
         let access = self.access(&dice, publicAllowed: false)
         let n = dice.below(90) + 2
         let hasValue = dice.chance(value == .optionalInt ? 50 : 75)
-        let tag = shape == .box && hasValue && dice.chance(35) ? "\"t\(n)\"" : nil
+        // An attribute argument, now and then naming a static member unqualified (SPEC Corrections, `Self.`).
+        var tag = shape == .box && hasValue && dice.chance(35) ? "\"t\(n)\"" : nil
+        if tag != nil, let label = setting.staticNames.first, dice.chance(30) { tag = label }
         let annotation = !hasValue || !value.literalSaysType || dice.chance(40) ? ": " + value.type : ""
         let observers = setting.kind != .actor && dice.chance(12) ? self.observers(&dice, name: name) : []
         let attribute = "@\(wrapper.name)" + (tag.map { "(tag: \($0))" } ?? "")

@@ -77,8 +77,13 @@ private struct ProgramBuilder {
             writeType(dice.pick(kinds), setting: setting)
         }
         if dice.chance(4) { writeObservableActor() }
+        var imports = "import SwiftUI\n"
+        if dice.chance(12), let box = wrappers.first(where: { $0.shape == .box }) {
+            imports = "import Foundation\n" + imports
+            writeRecord(box: box)
+        }
 
-        var text = "// Program \(index) of seed \(runSeed) (program seed \(seed)).\nimport SwiftUI\n\n"
+        var text = "// Program \(index) of seed \(runSeed) (program seed \(seed)).\n" + imports + "\n"
         text += sections.joined(separator: "\n\n")
         let driver = prefix + "drive"
         text += "\n\n// MARK: - Driver\n\n@MainActor func \(driver)() async {\n"
@@ -170,6 +175,77 @@ private struct ProgramBuilder {
         exercises.append("\(name).\(prefix)exercise()")
     }
 
+    /// A `Codable` struct with wrapped properties (K-1): the storage is encoded under the property's name,
+    /// through the type's own `CodingKeys` (with or without raw values) or synthesized ones. The driver
+    /// encodes (sorted keys), decodes, and decodes a document without keys (`keyNotFound`).
+    private mutating func writeRecord(box: DeclaredWrapper) {
+        let name = typeName("Record")
+        sections.append("""
+            extension \(box.name): Codable where Value: Codable {
+                init(from decoder: Decoder) throws {
+                    self.init(wrappedValue: try decoder.singleValueContainer().decode(Value.self), tag: "decoded")
+                }
+
+                func encode(to encoder: Encoder) throws {
+                    var container = encoder.singleValueContainer()
+                    try container.encode(stored)
+                }
+            }
+            """)
+        var members: [(declaration: String, name: String, argument: String)] = []
+        for index in 0..<(2 + dice.below(3)) {
+            let member = memberName(index)
+            let n = dice.below(90) + 2
+            switch dice.below(5) {
+            case 0: members.append(("@\(box.name) var \(member): Int = \(n)", member, "\(n + 1)"))
+            case 1: members.append(("@\(box.name) var \(member): String", member, "\"s\(n)\""))
+            case 2: members.append(("@\(box.name) var \(member): Int?", member, "\(n)"))
+            case 3: members.append(("var \(member): [Int] = [\(n)]", member, "[\(n + 1)]"))
+            default: members.append(("let \(member): String", member, "\"l\(n)\""))
+            }
+        }
+        var lines = ["struct \(name): Codable {"] + members.map { "    " + $0.declaration }
+        switch dice.below(3) {
+        case 0:
+            break
+        case 1:
+            lines += ["", "    enum CodingKeys: String, CodingKey {"]
+            for member in members {
+                lines.append(dice.chance(40) ? "        case \(member.name) = \"\(member.name)Key\"" : "        case \(member.name)")
+            }
+            lines.append("    }")
+        default:
+            lines += ["", "    enum CodingKeys: CodingKey {"]
+            lines += members.map { "        case \($0.name)" }
+            lines.append("    }")
+        }
+        let summary = members.map { "\($0.name)=\\(String(describing: \($0.name)))" }.joined(separator: " ")
+        let arguments = members.map { "\($0.name): \($0.argument)" }.joined(separator: ", ")
+        lines += ["",
+                  "    func summary() -> String {",
+                  "        \"\(summary)\"",
+                  "    }",
+                  "",
+                  "    @MainActor static func \(prefix)exercise() async {",
+                  "        print(\"-- \(name)\")",
+                  "        let encoder = JSONEncoder()",
+                  "        encoder.outputFormatting = [.sortedKeys]",
+                  "        let value = \(name)(\(arguments))",
+                  "        let data = try! encoder.encode(value)",
+                  "        print(String(decoding: data, as: UTF8.self))",
+                  "        let decoded = try! JSONDecoder().decode(\(name).self, from: data)",
+                  "        print(decoded.summary())",
+                  "        do {",
+                  "            _ = try JSONDecoder().decode(\(name).self, from: Data(\"{}\".utf8))",
+                  "        } catch {",
+                  "            print(\"{} does not decode:\", error)",
+                  "        }",
+                  "    }",
+                  "}"]
+        sections.append(lines.joined(separator: "\n"))
+        exercises.append("\(name).\(prefix)exercise()")
+    }
+
     // MARK: - Types
 
     /// How a type is initialized.
@@ -199,7 +275,7 @@ private struct ProgramBuilder {
         var members: [Member] = []
         var maker = MemberMaker(setting: setting)
         var memberIndex = 0
-        if dice.chance(45) {
+        if kind != .card && dice.chance(45) {
             let label = memberName(memberIndex)
             memberIndex += 1
             members.append(maker.make(.staticPlain, name: label, &dice))
@@ -207,10 +283,13 @@ private struct ProgramBuilder {
         }
         let kinds = maker.kinds()
         let count = 2 + dice.below(6)
+        var chosen: [String: MemberMaker.Kind] = [:]
         for _ in 0..<count {
             let name = memberName(memberIndex)
             memberIndex += 1
-            members.append(maker.make(dice.pick(kinds), name: name, &dice))
+            let kind = dice.pick(kinds)
+            chosen[name] = kind
+            members.append(maker.make(kind, name: name, &dice))
         }
         if kind == .card {
             var content = Member(name: "content", declaration: ["@ViewBuilder let content: () -> Content"])
@@ -242,6 +321,7 @@ private struct ProgramBuilder {
             members = excluded + members.filter { !($0.isStoredInstance && $0.parameter == nil && $0.declaration[0].hasPrefix("@")) }
         }
 
+        let memberKinds = members.map { chosen[$0.name] ?? .staticPlain }
         // One member (rarely two) under `#if`, with an alternative in the inactive branch (M-9).
         var conditional: Set<Int> = []
         if dice.chance(20) {
@@ -250,9 +330,11 @@ private struct ProgramBuilder {
                 conditional.insert(first)
                 if dice.chance(15), let second = candidates.first(where: { $0 != first }) { conditional.insert(second) }
             }
-            for index in conditional {
+            for index in conditional.sorted() {
+                // Mostly the same kind of member (another value, access, annotation); now and then another kind.
                 var alternativeDice = Dice(seed: dice.next())
-                let alternative = maker.make(dice.pick(kinds), name: members[index].name, &alternativeDice)
+                let kind = dice.chance(85) ? memberKinds[index] : dice.pick(kinds)
+                let alternative = maker.make(kind, name: members[index].name, &alternativeDice)
                 members[index].inactiveAlternative = alternative.declaration
             }
         }

@@ -8,9 +8,10 @@
 //                                     SHOW=N prints the first N diagnostics (default 40)
 //   dewrap-dev attributes PATH…       attributed `var`s per attribute name: parser vs. a token scan
 //   dewrap-dev differential --dewrap EXE --swiftc EXE --work DIR --standin FILE [--seed N] [--count N]
-//                     [--index I] [--batch N] [--jobs N] [--emit DIR]
+//                     [--index I] [--batch N] [--jobs N] [--emit DIR] [--verdicts]
 //                                     generated programs built as written and lowered, run and compared
-//                                     (bin/differential); --emit DIR only writes the programs
+//                                     (bin/differential); --emit DIR only writes the programs;
+//                                     --verdicts prints each program's verdict
 // PATH is a .swift file or a folder searched recursively for them.
 import DewrapSyntax
 import Foundation
@@ -65,6 +66,10 @@ case "differential":
     if let batch = option("--batch").flatMap(Int.init) { settings.batchSize = max(1, batch) }
     if let jobs = option("--jobs").flatMap(Int.init) { settings.jobs = max(1, jobs) }
     settings.emit = option("--emit")
+    if let index = rest.firstIndex(of: "--verdicts") {
+        settings.verdicts = true
+        rest.remove(at: index)
+    }
     if settings.emit == nil {
         guard let dewrap = option("--dewrap"), let swiftc = option("--swiftc"), let work = option("--work"),
               let standIn = option("--standin") else { fail("differential needs --dewrap, --swiftc, --work and --standin") }
