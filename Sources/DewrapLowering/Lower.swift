@@ -255,9 +255,30 @@ struct FileLowering {
             let typeExtensions = type.kind == .extension || extensions.isEmpty ? [] : extensions[context.text(type.name)] ?? []
             if let plan = analyze(type, body: body, extensions: typeExtensions, sendable: sendable,
                                   leftNames: &leftNames) {
-                if let codingKeys = plan.codingKeys { context.tokenEdits += codingKeys.tokenEdits }
                 plans.append(plan)
             }
+        }
+        // `$x` is resolved by name, and a property left as written keeps its `$x`: a lowered property of the
+        // same name, whose `$x` uses would then stay as they are and name nothing, is left as written too.
+        if !leftNames.isEmpty && !plans.isEmpty {
+            let dollarNames = Set(context.tree.dollarReferences.map { String(context.text($0.token).dropFirst()) })
+            var leaving = true
+            while leaving {
+                leaving = false
+                plans.removeAll { plan in
+                    guard let clash = plan.properties.first(where: {
+                        $0.projectedType != nil && leftNames.contains($0.name) && dollarNames.contains($0.name)
+                    }) else { return false }
+                    diagnostics.append(Diagnostic(.warning, at: tokens[clash.nameToken].start,
+                        "cannot lower '\(context.text(plan.type.name))': its '$\(clash.name)' cannot be told apart from that of a property of the same name left as written"))
+                    leftNames.formUnion(plan.properties.map(\.name))
+                    leaving = true
+                    return true
+                }
+            }
+        }
+        for index in plans.indices {
+            if let codingKeys = plans[index].codingKeys { context.tokenEdits += codingKeys.tokenEdits }
         }
 
         // `$x` becomes `_$x` for every lowered name (D-1…D-3), unless a `$x`

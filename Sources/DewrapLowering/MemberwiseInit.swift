@@ -147,7 +147,7 @@ func memberwiseInitProblem(
             }
             if nonisolated && configuration.contains(where: { $0.isIncluded && $0.laziness != .notLazy }) {
                 return Diagnostic(.warning, at: at,
-                    "cannot lower '\(context.text(type.name))': its nonisolated memberwise initializer would set lazy '\(lazy.name)', which is isolated to the type's actor")
+                    "cannot lower '\(context.text(type.name))': its nonisolated memberwise initializer would set lazy '\(lazy.name)', an isolated property")
             }
         }
     }
