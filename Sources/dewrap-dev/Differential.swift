@@ -49,10 +49,30 @@ struct DifferentialError: Error {
     var message: String
 }
 
+/// Seconds spent per kind of child process (`print-ast`, `build`, …), for the progress lines.
+final class PhaseClock: @unchecked Sendable {
+    private var seconds: [String: Double] = [:]
+    private let lock = NSLock()
+
+    func add(_ phase: String, _ value: Double) {
+        lock.lock()
+        seconds[phase, default: 0] += value
+        lock.unlock()
+    }
+
+    /// `print-ast 12 s, build 20 s, …`, and starts again from zero.
+    func takeSummary() -> String {
+        lock.lock()
+        defer { seconds = [:]; lock.unlock() }
+        return seconds.sorted { $0.key < $1.key }.map { "\($0.key) \(Int($0.value.rounded())) s" }.joined(separator: ", ")
+    }
+}
+
 /// Builds and compares programs batch by batch.
 struct DifferentialRunner {
     let settings: DifferentialSettings
     let standInFolder: String
+    let clock = PhaseClock()
 
     init(settings: DifferentialSettings) throws {
         var settings = settings
@@ -101,6 +121,7 @@ struct DifferentialRunner {
 
         // Lowering, all files at once; diagnostics name their file.
         let lowering = runChild(settings.dewrap, ["-o", folder + "/lowered"] + programs.map { "\(folder)/original/\(fileName($0.index))" })
+        clock.add("dewrap", lowering.seconds)
         for line in lowering.errors.split(separator: "\n") {
             guard let (index, rest) = programDiagnostic(String(line)), outcomes[index] != nil else { continue }
             outcomes[index]!.diagnostics.append(rest)
@@ -215,6 +236,7 @@ struct DifferentialRunner {
         var members = members
         while !members.isEmpty {
             let result = runChild(settings.swiftc, compilerFlags + ["-print-ast", "-parse-as-library"] + members.map { "\(side)/\(fileName($0))" })
+            clock.add("print-ast", result.seconds)
             if result.status == 0 {
                 return (members, InitializerSignatures.byType(in: result.output + "\n" + result.errors))
             }
@@ -248,6 +270,7 @@ struct DifferentialRunner {
                 "-L", standInFolder, "-lSwiftUI", "-wmo", "-continue-building-after-errors",
                 "-o", executable, side + "/main.swift",
             ] + members.map { "\(side)/\(fileName($0))" })
+            clock.add("build", result.seconds)
             if result.status == 0 { return executable }
             let named = errorsByProgram(result.errors).filter { members.contains($0.key) }
             if named.isEmpty {
@@ -270,6 +293,7 @@ struct DifferentialRunner {
     /// finally each program alone.
     private func narrow(_ members: [Int], side: String, arguments: [String]) -> [Int] {
         let result = runChild(settings.swiftc, compilerFlags + arguments + members.map { "\(side)/\(fileName($0))" })
+        clock.add("narrowing", result.seconds)
         if result.status == 0 { return [] }
         if members.count == 1 { return members }
         let half = members.count / 2
@@ -302,6 +326,7 @@ struct DifferentialRunner {
         var next = members.first
         while let first = next {
             let result = runChild(executable, [String(first)], timeout: 120)
+            clock.add("run", result.seconds)
             var current: Int?
             var lines = result.output.split(separator: "\n", omittingEmptySubsequences: false)
             if lines.last == "" { lines.removeLast() }
@@ -330,24 +355,25 @@ struct DifferentialRunner {
         let types = Set(original.keys).union(lowered.keys).filter { $0.hasPrefix(program.prefix) }.sorted()
         for type in types {
             var compilers = original[type] ?? []
+            let written = lowered[type] ?? []
+            // The exceptions apply to inits dewrap wrote out; a type left as written prints as the compiler's.
             if let labels = program.isolatedByCorrection[type] {
-                var found = false
+                // The compiler's may be isolated already (a non-Sendable property): nothing to replace then.
                 compilers = compilers.map { signature in
                     let isMemberwise = InitializerSignatures.labels(signature) == labels || signature.hasSuffix("init()")
-                    guard isMemberwise, let isolated = InitializerSignatures.keptIsolated(signature) else { return signature }
-                    found = true
+                    guard isMemberwise, !written.contains(signature), let isolated = InitializerSignatures.keptIsolated(signature) else {
+                        return signature
+                    }
                     return isolated
                 }
-                _ = found  // The compiler's may be isolated already (a non-Sendable property): nothing to replace then.
             }
-            for (printed, real) in program.defaultsPrintedAsAttribute[type] ?? [] {
+            for (printed, real) in program.defaultsPrintedAsAttribute[type] ?? [] where !written.contains(where: { $0.contains(printed) }) {
                 guard compilers.contains(where: { $0.contains(printed) }) else {
                     problems.append("\(type): -print-ast no longer prints this default as the attribute: \(printed)")
                     continue
                 }
                 compilers = compilers.map { $0.replacingOccurrences(of: printed, with: real) }
             }
-            let written = lowered[type] ?? []
             if InitializerSignatures.sorted(compilers) != InitializerSignatures.sorted(written) {
                 let missing = compilers.filter { !written.contains($0) }, extra = written.filter { !compilers.contains($0) }
                 problems.append("\(type): the inits differ from the compiler's\n"

@@ -24,7 +24,8 @@ func differential(_ settings: DifferentialSettings) throws -> Bool {
         let batchStart = Date()
         outcomes += try runner.run(batch)
         let seconds = Int(Date().timeIntervalSince(batchStart))
-        FileHandle.standardError.write(Data("batch \(number + 1)/\(batches.count): programs \(batch.first!.index)…\(batch.last!.index), \(seconds) s\n".utf8))
+        FileHandle.standardError.write(Data(
+            "batch \(number + 1)/\(batches.count): programs \(batch.first!.index)…\(batch.last!.index), \(seconds) s (\(runner.clock.takeSummary()))\n".utf8))
     }
 
     func count(_ verdict: ProgramOutcome.Verdict) -> Int { outcomes.filter { $0.verdict == verdict }.count }
@@ -129,13 +130,17 @@ extension String {
     func replacingQuotedNames() -> String {
         var result = ""
         var quote: Character?
+        var previous: Character = " "
         for character in self {
-            if character == "'" || character == "\"", quote == nil || quote == character {
+            // A quote opens after a space or a bracket (not an apostrophe: "type's").
+            let opens = quote == nil && (character == "'" || character == "\"") && (previous == " " || previous == "(")
+            if opens || (quote != nil && character == quote) {
                 result += quote == nil ? String(character) : "…" + String(character)
                 quote = quote == nil ? character : nil
             } else if quote == nil {
                 result.append(character)
             }
+            previous = character
         }
         return result
     }

@@ -417,7 +417,7 @@ private struct ProgramBuilder {
         lines.append("}")
         var text = lines.joined(separator: "\n")
         if !extensionLines.isEmpty {
-            text += "\n\nextension \(name) {\n" + extensionLines.joined(separator: "\n") + "\n}"
+            text += "\n\nextension \(name)\(kind == .card ? " where Content == Text" : "") {\n" + extensionLines.joined(separator: "\n") + "\n}"
         }
 
         // The driver: every init, every use.
