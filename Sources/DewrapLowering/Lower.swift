@@ -526,7 +526,8 @@ struct FileLowering {
             return nil
         }
         var writesMemberwise = false
-        if container == .struct && initializers.isEmpty {
+        // Static properties are not the memberwise init's: a struct that lowers only those keeps its own.
+        if container == .struct && initializers.isEmpty && properties.contains(where: { !$0.isStatic }) {
             // The implicit memberwise init changes with every lowered property: write it out (Decision 3).
             if blocked {
                 leftNames.formUnion(properties.map(\.name))
