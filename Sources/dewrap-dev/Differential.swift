@@ -235,18 +235,17 @@ struct DifferentialRunner {
     private func printedSignatures(of members: [Int], side: String, failures: inout [Int: String]) -> ([Int], [String: [String]]) {
         var members = members
         while !members.isEmpty {
-            let result = runChild(settings.swiftc, compilerFlags + ["-print-ast", "-parse-as-library"] + members.map { "\(side)/\(fileName($0))" })
-            clock.add("print-ast", result.seconds)
+            let result = printAST(members, side: side)
             if result.status == 0 {
                 return (members, InitializerSignatures.byType(in: result.output + "\n" + result.errors))
             }
             let named = errorsByProgram(result.errors).filter { members.contains($0.key) }
             if named.isEmpty {
-                // A crash, or errors that name no program: build halves to find the ones responsible.
-                let failing = narrow(members, side: side, arguments: ["-typecheck", "-parse-as-library"])
+                // A crash, or errors that name no program: halves, down to each program alone.
+                let failing = narrow(members) { printAST($0, side: side).status == 0 }
                 for index in failing { failures[index] = "the compiler fails on it alone:\n" + String(result.errors.suffix(4000)) }
                 if failing.isEmpty {
-                    // Each program alone type-checks, but `-print-ast` on them fails: no signatures.
+                    // Each program alone type-checks, but not all of them together: no signatures.
                     return (members, [:])
                 }
                 members.removeAll { failing.contains($0) }
@@ -256,6 +255,25 @@ struct DifferentialRunner {
             }
         }
         return (members, [:])
+    }
+
+    /// `swiftc -print-ast` over the programs as one file, each after a `#sourceLocation` naming its own file (so
+    /// that errors name the program): one compiler process. Given several files, the driver starts one per
+    /// file, each loading the modules again and parsing all the others (twice the time for a batch).
+    private func printAST(_ members: [Int], side: String) -> ChildResult {
+        var text = ""
+        for index in members {
+            let source = String(decoding: FileManager.default.contents(atPath: "\(side)/\(fileName(index))") ?? Data(), as: UTF8.self)
+            text += "#sourceLocation(file: \"\(side)/\(fileName(index))\", line: 1)\n" + source + "\n"
+        }
+        text += "#sourceLocation()\n"
+        let path = side + "/AllPrograms.swift.txt"
+        try? Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        let result = runChild(settings.swiftc, [
+            "-frontend", "-print-ast", "-swift-version", "6", "-I", standInFolder, "-module-name", "Batch", path,
+        ])
+        clock.add("print-ast", result.seconds)
+        return result
     }
 
     /// The executable built from `members` and a main calling each driver, or nil; programs that stop it
@@ -274,7 +292,7 @@ struct DifferentialRunner {
             if result.status == 0 { return executable }
             let named = errorsByProgram(result.errors).filter { members.contains($0.key) }
             if named.isEmpty {
-                let failing = narrow(members, side: side, arguments: ["-c", "-parse-as-library", "-o", "/dev/null"])
+                let failing = narrow(members) { compiles($0, side: side, arguments: ["-c", "-wmo", "-parse-as-library", "-o", "/dev/null"]) }
                 guard !failing.isEmpty else {
                     for index in members { failures[index] = "the batch does not build, its programs alone do:\n" + String(result.errors.suffix(4000)) }
                     return nil
@@ -289,16 +307,20 @@ struct DifferentialRunner {
         return nil
     }
 
-    /// The programs among `members` that make `swiftc arguments` fail, found by compiling halves and
-    /// finally each program alone.
-    private func narrow(_ members: [Int], side: String, arguments: [String]) -> [Int] {
-        let result = runChild(settings.swiftc, compilerFlags + arguments + members.map { "\(side)/\(fileName($0))" })
-        clock.add("narrowing", result.seconds)
-        if result.status == 0 { return [] }
+    /// The programs among `members` for which `succeeds` is false, found by trying halves and finally
+    /// each program alone.
+    private func narrow(_ members: [Int], _ succeeds: ([Int]) -> Bool) -> [Int] {
+        if succeeds(members) { return [] }
         if members.count == 1 { return members }
         let half = members.count / 2
-        return narrow(Array(members[..<half]), side: side, arguments: arguments)
-            + narrow(Array(members[half...]), side: side, arguments: arguments)
+        return narrow(Array(members[..<half]), succeeds) + narrow(Array(members[half...]), succeeds)
+    }
+
+    /// Whether `swiftc arguments` succeeds on `members`' files.
+    private func compiles(_ members: [Int], side: String, arguments: [String]) -> Bool {
+        let result = runChild(settings.swiftc, compilerFlags + arguments + members.map { "\(side)/\(fileName($0))" })
+        clock.add("narrowing", result.seconds)
+        return result.status == 0
     }
 
     /// `main.swift`: line-buffered output, the stand-in's trace, then each driver after a header line,

@@ -117,12 +117,36 @@ private struct ProgramBuilder {
                      "    @Published var title = \"model\"",
                      "    @Published var count: Int = 0"]
         if dice.chance(50) { lines.append("    @Published private(set) var history: [Int] = []") } else { lines.append("    var history: [Int] = []") }
+        let pinned = dice.chance(15)
         if dice.chance(30) {
             lines.append("    @Published var flag: Bool = false {")
             lines.append("        didSet { print(\"  flag didSet \\(oldValue)\") }")
             lines.append("    }")
         }
         let initKind = dice.below(10)
+        if pinned {
+            // A subclass adds a published property; its key paths are rooted at the class that declares it (A-6).
+            lines[0] = "class \(name): ObservableObject {"
+            sections.append("""
+                final class \(name)Pinned: \(name) {
+                    @Published var pinned: Int? = nil
+
+                    func pin() {
+                        pinned = count
+                        title += " (pinned)"
+                    }
+
+                    @MainActor static func \(prefix)exercisePinned() async {
+                        print("-- \(name)Pinned")
+                        let model = \(name)Pinned()
+                        model.record()
+                        model.pin()
+                        print(model.summary(), String(describing: model.pinned), model.$pinned.values)
+                    }
+                }
+                """)
+            exercises.append("\(name)Pinned.\(prefix)exercisePinned()")
+        }
         if initKind == 0 {
             lines += ["", "    init() {", "        title = \"made\"", "    }"]
         } else if initKind == 1 {
@@ -397,11 +421,21 @@ private struct ProgramBuilder {
         case .memberwise(let delegating, let direct):
             if kind.isStruct {
                 if delegating {
-                    extensionLines += ["    init(copying seed: Int) {",
-                                       "        self.init(\(memberwiseArguments(members, all: dice.chance(50))))",
-                                       "        bump()",
-                                       "    }"]
-                    userInits.append("(copying: \(dice.below(9) + 1))")
+                    if dice.chance(30) {
+                        // Failable, delegating to the memberwise init on one path.
+                        extensionLines += ["    init?(copying seed: Int, fails: Bool) {",
+                                           "        guard !fails else { return nil }",
+                                           "        self.init(\(memberwiseArguments(members, all: dice.chance(50))))",
+                                           "        bump()",
+                                           "    }"]
+                        userInits += ["(copying: \(dice.below(9) + 1), fails: true)", "(copying: \(dice.below(9) + 1), fails: false)"]
+                    } else {
+                        extensionLines += ["    init(copying seed: Int) {",
+                                           "        self.init(\(memberwiseArguments(members, all: dice.chance(50))))",
+                                           "        bump()",
+                                           "    }"]
+                        userInits.append("(copying: \(dice.below(9) + 1))")
+                    }
                 }
                 if direct {
                     if !extensionLines.isEmpty { extensionLines.append("") }
@@ -413,7 +447,8 @@ private struct ProgramBuilder {
             }
         }
 
-        lines += [""] + methods(members, kind: kind, typeName: name, isPublic: access == "public ").map { "    " + $0 }
+        lines += [""] + methods(members, kind: kind, typeName: name, isPublic: access == "public ",
+                                 localWrapper: setting.wrappers.first { $0.shape != .flag }).map { "    " + $0 }
         lines.append("}")
         var text = lines.joined(separator: "\n")
         if !extensionLines.isEmpty {
@@ -541,7 +576,9 @@ private struct ProgramBuilder {
     // MARK: - Uses
 
     /// `summary()`, `bump()`, `compare(_:)` and a `View`'s `body`.
-    private mutating func methods(_ members: [Member], kind: TypeKind, typeName: String, isPublic: Bool) -> [String] {
+    private mutating func methods(
+        _ members: [Member], kind: TypeKind, typeName: String, isPublic: Bool, localWrapper: DeclaredWrapper?
+    ) -> [String] {
         var lines: [String] = []
         func show(_ member: Member, _ read: MemberRead, receiver: String?) -> String {
             let path = member.isStatic ? "Self." + read.path : (receiver.map { $0 + "." } ?? "") + read.path
@@ -562,6 +599,12 @@ private struct ProgramBuilder {
         }
         lines.append((kind.isStruct ? "mutating " : "") + "func bump() {")
         lines += changes.map { "    " + $0 }
+        // A wrapped local variable (P-6) now and then, with its projection when the wrapper has one.
+        if let wrapper = localWrapper, dice.chance(20) {
+            lines += ["    @\(wrapper.name) var scratch = \(dice.below(50))", "    scratch += 1"]
+            let projection = wrapper.projectionRead("scratch").map { ", String(describing: \($0.path))" } ?? ""
+            lines.append("    print(\"  scratch\", scratch\(projection))")
+        }
         lines += ["}", ""]
 
         if kind != .actor {
