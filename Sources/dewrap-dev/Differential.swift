@@ -139,24 +139,25 @@ struct DifferentialRunner {
 
         // Each side: `-print-ast` (which type-checks) narrows the batch to the programs that compile, then
         // one build of those, narrowed again if code generation finds more (definite initialization).
-        // With two jobs, the two sides are built at the same time.
-        let members = programs.map(\.index).filter { outcomes[$0]!.lowered != nil }
-        nonisolated(unsafe) var results: [SideResult?] = [nil, nil]
+        // With two jobs, the two sides are built at the same time. Every original is built, so that one the
+        // compiler rejects is told as a generator bug even when dewrap refused it.
         let names = ["original", "lowered"]
+        let members = [programs.map(\.index), programs.map(\.index).filter { outcomes[$0]!.lowered != nil }]
+        let results = SideResults()
         if settings.jobs >= 2 {
-            DispatchQueue.concurrentPerform(iterations: 2) { results[$0] = side("\(folder)/\(names[$0])", members: members) }
+            DispatchQueue.concurrentPerform(iterations: 2) { results.set($0, side("\(folder)/\(names[$0])", members: members[$0])) }
         } else {
-            for index in 0..<2 { results[index] = side("\(folder)/\(names[index])", members: members) }
+            for index in 0..<2 { results.set(index, side("\(folder)/\(names[index])", members: members[index])) }
         }
         var sides: [String: SideResult] = [:]
         for (index, name) in names.enumerated() {
-            let result = results[index]!
+            let result = results.get(index)
             sides[name] = result
             for (program, errors) in result.failures.sorted(by: { $0.key < $1.key }) {
                 if name == "original" {
                     outcomes[program]!.originalFails = true
                     outcomes[program]!.verdict = .notCompiling
-                    outcomes[program]!.reasons.append("the original does not compile (a generator bug):\n" + errors)
+                    outcomes[program]!.reasons.insert("the original does not compile (a generator bug):\n" + errors, at: 0)
                 } else if outcomes[program]!.verdict != .notCompiling {
                     outcomes[program]!.verdict = .notCompiling
                     outcomes[program]!.reasons.append("the lowering does not compile:\n" + errors)
@@ -185,6 +186,24 @@ struct DifferentialRunner {
             }
         }
         return programs.map { outcomes[$0.index]! }
+    }
+
+    /// The two sides' results, set from two threads.
+    private final class SideResults: @unchecked Sendable {
+        private var results: [SideResult?] = [nil, nil]
+        private let lock = NSLock()
+
+        func set(_ index: Int, _ result: SideResult) {
+            lock.lock()
+            results[index] = result
+            lock.unlock()
+        }
+
+        func get(_ index: Int) -> SideResult {
+            lock.lock()
+            defer { lock.unlock() }
+            return results[index]!
+        }
     }
 
     /// What one side (as written, or as lowered) of a batch gave.
