@@ -398,11 +398,12 @@ struct DifferentialRunner {
             var compilers = original[type] ?? []
             let written = lowered[type] ?? []
             // The exceptions apply to inits dewrap wrote out; a type left as written prints as the compiler's.
-            if let labels = program.isolatedByCorrection[type] {
+            if let (labels, isolation) = program.isolatedByCorrection[type] {
                 // The compiler's may be isolated already (a non-Sendable property): nothing to replace then.
                 compilers = compilers.map { signature in
                     let isMemberwise = InitializerSignatures.labels(signature) == labels || signature.hasSuffix("init()")
-                    guard isMemberwise, !written.contains(signature), let isolated = InitializerSignatures.keptIsolated(signature) else {
+                    guard isMemberwise, !written.contains(signature),
+                          let isolated = InitializerSignatures.keptIsolated(signature, isolation: isolation) else {
                         return signature
                     }
                     return isolated

@@ -13,8 +13,9 @@ struct GeneratedProgram {
     /// `@MainActor func <driver>() async`.
     let driver: String
     /// SPEC Corrections, I-4: types whose written-out memberwise init (and `init()`) dewrap leaves isolated where
-    /// the compiler's is `nonisolated`; with the memberwise init's labels, to find it among the signatures.
-    let isolatedByCorrection: [String: [String]]
+    /// the compiler's is `nonisolated`; with the memberwise init's labels, to find it among the signatures, and the
+    /// type's isolation as `-print-ast` prints it.
+    let isolatedByCorrection: [String: (labels: [String], isolation: String)]
     /// SPEC Oracle: memberwise parameters whose default `-print-ast` prints as the attribute (printed, real), by type.
     let defaultsPrintedAsAttribute: [String: [(printed: String, real: String)]]
 }
@@ -41,7 +42,7 @@ private struct ProgramBuilder {
     var dice: Dice
     var sections: [String] = []
     var exercises: [String] = []
-    var isolatedByCorrection: [String: [String]] = [:]
+    var isolatedByCorrection: [String: (labels: [String], isolation: String)] = [:]
     var defaultsPrintedAsAttribute: [String: [(printed: String, real: String)]] = [:]
     var typeCount = 0
 
@@ -459,7 +460,7 @@ private struct ProgramBuilder {
         var constructions: [(label: String, call: String)] = []
         if case .memberwise = style {
             if kind.isStruct {
-                recordSignatureExceptions(name, members: members)
+                recordSignatureExceptions(name, kind: kind, members: members)
                 let parameters = members.filter { $0.isStoredInstance && $0.parameter != nil }
                 constructions.append(("memberwise, all arguments", "\(reference)(\(memberwiseArguments(members, all: true)))"))
                 if parameters.contains(where: { $0.parameter!.hasDefault }) && parameters.contains(where: { !$0.parameter!.hasDefault }) {
@@ -566,9 +567,12 @@ private struct ProgramBuilder {
     }
 
     /// The exceptions to comparing `-print-ast` signatures that this type's memberwise init has.
-    private mutating func recordSignatureExceptions(_ name: String, members: [Member]) {
+    private mutating func recordSignatureExceptions(_ name: String, kind: TypeKind, members: [Member]) {
         let parameters = members.filter { $0.isStoredInstance }.compactMap(\.parameter)
-        if parameters.contains(where: \.keepsIsolation) { isolatedByCorrection[name] = parameters.map(\.label) }
+        if parameters.contains(where: \.keepsIsolation) {
+            // Inferred from `View`, the isolation prints with `@preconcurrency`; written on the type, without.
+            isolatedByCorrection[name] = (parameters.map(\.label), kind.isView ? "@MainActor @preconcurrency" : "@MainActor")
+        }
         let printed = parameters.compactMap(\.defaultPrintedAsAttribute)
         if !printed.isEmpty { defaultsPrintedAsAttribute[name] = printed }
     }

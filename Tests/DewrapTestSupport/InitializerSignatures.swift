@@ -37,10 +37,11 @@ public enum InitializerSignatures {
     }
 
     /// SPEC Corrections, I-4: the written-out form of a compiler's `nonisolated` memberwise init that dewrap
-    /// leaves isolated (`@MainActor @preconcurrency`); nil when `signature` is not `nonisolated`.
-    public static func keptIsolated(_ signature: String) -> String? {
+    /// leaves isolated, as `-print-ast` prints the type's isolation (`@MainActor @preconcurrency` inferred
+    /// from `View`, `@MainActor` written on the type); nil when `signature` is not `nonisolated`.
+    public static func keptIsolated(_ signature: String, isolation: String = "@MainActor @preconcurrency") -> String? {
         guard signature.hasPrefix("nonisolated ") else { return nil }
-        return "@MainActor @preconcurrency " + signature.dropFirst("nonisolated ".count)
+        return isolation + " " + signature.dropFirst("nonisolated ".count)
     }
 
     /// Signatures compared as multisets: `-print-ast` puts a synthesized `init(from:)` (K-1) before the
