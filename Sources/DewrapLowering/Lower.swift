@@ -513,6 +513,8 @@ struct FileLowering {
                 if let unknown = declaration.prefix.attributes.first(where: { isUnknownWrapperCandidate($0, context: context) }) {
                     if otherWrapper == nil { otherWrapper = unknown }
                     unknownWrappers.append(unknown)
+                    // Its `$x` stays as written: not rewritten for a lowered property of the same name.
+                    for binding in declaration.bindings { leftNames.insert(context.text(binding.pattern)) }
                 }
                 if !properties.isEmpty { appendPlainStoredProperties(declaration, placement: placement, to: &stored) }
             }
