@@ -653,7 +653,7 @@ struct FileLowering {
         // Taken out once: read through the optional plan, it was copied (and released) for every property.
         let strippedWrapped = memberwise?.strippedWrapped
         for property in plan.properties {
-            let stripped = strippedWrapped?.contains(property.name) ?? false
+            let stripped = strippedWrapped?.contains(property.declaration.prefix.start) ?? false
             let start = texts.count
             renderProperty(
                 property, container: plan.container, typeName: typeName, writesStorageInitializer: !stripped, context: context,

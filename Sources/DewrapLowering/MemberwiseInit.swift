@@ -92,24 +92,23 @@ struct MemberwisePlan {
     /// Initializers removed from included plain properties (M-8 step 1).
     var strippedInitializers: [Edit]
     /// Wrapped properties whose storage loses its declaration initializer.
-    var strippedWrapped: PropertyNames
+    var strippedWrapped: StrippedDeclarations
 }
 
-/// A few property names of one type, asked about one by one: a short list,
-/// where a `Set<String>` hashes each name on insertion and again on every
-/// question (two small Strings compare in a few instructions, and a name asked
-/// about is usually the very String inserted, which compares at once).
-struct PropertyNames {
-    private var names: [String] = []
+/// The declarations (by their first token) of a few properties of one type, asked about one by one: a
+/// short list. By declaration, not name: under `#if`, one branch's `x` may be included in its memberwise
+/// init and lose its initializer while the other branch's `x` is left out of its own and keeps it.
+struct StrippedDeclarations {
+    private var starts: [Int] = []
 
-    mutating func insert(_ name: String) {
+    mutating func insert(_ declarationStart: Int) {
         // Room for a type's few at the first: growing from one costs an allocation per doubling.
-        if names.capacity == 0 { names.reserveCapacity(8) }
-        names.append(name)
+        if starts.capacity == 0 { starts.reserveCapacity(8) }
+        starts.append(declarationStart)
     }
 
-    func contains(_ name: String) -> Bool {
-        names.contains(name)
+    func contains(_ declarationStart: Int) -> Bool {
+        starts.contains(declarationStart)
     }
 }
 
@@ -167,7 +166,7 @@ func planMemberwiseInit(
     var end = tree.tokens[stored[stored.count - 1].declarationSpan.upper - 1].end
     let textStart = text.count
     var stripped: [Edit] = []
-    var strippedWrapped = PropertyNames()
+    var strippedWrapped = StrippedDeclarations()
     if let region = regions.first?.region {
         // M-9: one init per configuration, under the same `#if` structure, after the region.
         end = max(end, tree.tokens[region.span.upper - 1].end)
@@ -238,7 +237,7 @@ func memberwiseInitsAreNonisolated(
 /// are read in place through a buffer (see `StoredProperty`).
 private func renderInits(
     type: TypeDecl, stored: UnsafeBufferPointer<StoredProperty>, indent: Range<Int>, sendable: SendableOracle, context: SourceContext,
-    into text: inout CodeText, strippedWrapped: inout PropertyNames
+    into text: inout CodeText, strippedWrapped: inout StrippedDeclarations
 ) -> [Edit] {
     let tree = context.tree
     let unit = context.indentUnit
@@ -260,7 +259,9 @@ private func renderInits(
         }
         // The storage's construction at its declaration moves into the inits (M-4, M-5): it has one
         // exactly when `writeStorageInitializer` writes one (checked where it is written, below).
-        if let wrapped = stored[index].wrapped, wrapped.storageInitializedAtDeclaration { strippedWrapped.insert(stored[index].name) }
+        if let wrapped = stored[index].wrapped, wrapped.storageInitializedAtDeclaration {
+            strippedWrapped.insert(stored[index].declarationStart)
+        }
     }
 
     let typeLine = context.mappedLine(of: type.keyword)
