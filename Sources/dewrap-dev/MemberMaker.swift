@@ -331,8 +331,10 @@ struct MemberMaker {
             member.accessRank = access.rank
         }
         member.initialize = { seed, k in "self.\(name) = \(value.value(from: seed, k))" }
+        // In an init body a static member needs `Self.` (the attribute may name it unqualified).
+        let tagInBody = tag.map { $0.hasPrefix("\"") ? $0 : "Self." + $0 }
         member.initializeStorage = { seed, k in
-            "self._\(name) = \(wrapper.name)(wrappedValue: \(value.value(from: seed, k))\(tag.map { ", tag: \($0)" } ?? ""))"
+            "self._\(name) = \(wrapper.name)(wrappedValue: \(value.value(from: seed, k))\(tagInBody.map { ", tag: \($0)" } ?? ""))"
         }
         member.reads = [MemberRead(path: name)]
         if let projection = wrapper.projectionRead(name) { member.projectionReads = [projection] }
