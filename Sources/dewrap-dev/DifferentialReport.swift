@@ -42,7 +42,12 @@ func differential(_ settings: DifferentialSettings) throws -> Bool {
         print("  seed \(settings.seed) index \(outcome.program.index): \(kind): \(first)")
         print("    \(folder)")
     }
-    for outcome in outcomes where outcome.verdict == .leftWithWarning { _ = try save(outcome, settings: settings) }
+    for outcome in outcomes where outcome.verdict == .leftWithWarning {
+        let folder = try save(outcome, settings: settings)
+        let first = outcome.diagnostics.first { $0.contains(": warning: ") } ?? ""
+        print("  seed \(settings.seed) index \(outcome.program.index): left with a warning: \(first)")
+        print("    \(folder)")
+    }
 
     // Warnings by cause: the message with the quoted names left out.
     var causes: [String: [Int]] = [:]
