@@ -28,6 +28,10 @@ func differential(_ settings: DifferentialSettings) throws -> Bool {
             "batch \(number + 1)/\(batches.count): programs \(batch.first!.index)…\(batch.last!.index), \(seconds) s (\(runner.clock.takeSummary()))\n".utf8))
     }
 
+    // A program saved by an earlier run that is now the same is saved no longer.
+    for outcome in outcomes where outcome.verdict == .same {
+        try? FileManager.default.removeItem(atPath: "\(settings.work)/seed\(settings.seed)-P\(outcome.program.index)")
+    }
     func count(_ verdict: ProgramOutcome.Verdict) -> Int { outcomes.filter { $0.verdict == verdict }.count }
     print("\(outcomes.count) programs, \(count(.same)) same, \(count(.leftWithWarning)) left with a warning, "
         + "\(count(.different)) different, \(count(.notCompiling)) not compiling (seed \(settings.seed), "
