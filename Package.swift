@@ -28,12 +28,13 @@ let package = Package(
                 intent: .custom(verb: "dewrap", description: "Lower property wrappers in the package's sources"),
                 permissions: [.writeToPackageDirectory(reason: "dewrap rewrites or writes lowered sources")]),
             dependencies: ["dewrap"], path: "Sources/DewrapCommand"),
-        // Developer checks: corpus round trip and lexer throughput (bin/corpus, bin/bench-lexer).
-        .executableTarget(name: "dewrap-dev", dependencies: ["DewrapSyntax", "DewrapLowering"]),
-        // Seeded randomness shared by the test targets.
+        // Developer checks: corpus round trip, throughput, the differential generator (bin/corpus, bin/bench, bin/differential).
+        .executableTarget(name: "dewrap-dev", dependencies: ["DewrapSyntax", "DewrapLowering", "DewrapTestSupport"]),
+        // Seeded randomness and the -print-ast init signatures, shared by the tests and dewrap-dev.
         .target(name: "DewrapTestSupport", path: "Tests/DewrapTestSupport"),
         .testTarget(name: "DewrapSyntaxTests", dependencies: ["DewrapSyntax", "DewrapLowering", "DewrapTestSupport"]),
         .testTarget(name: "DewrapLoweringTests", dependencies: ["DewrapLowering", "DewrapSyntax", "DewrapTestSupport"]),
         .testTarget(name: "DewrapCLITests", dependencies: ["dewrap"]),
+        .testTarget(name: "DewrapDifferentialTests", dependencies: ["dewrap", "dewrap-dev"]),
     ]
 )

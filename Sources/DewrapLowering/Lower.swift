@@ -325,10 +325,32 @@ struct FileLowering {
             // Most files extend nothing: no name made and hashed to find that out.
             let typeExtensions = type.kind == .extension || extensions.isEmpty ? [] : extensions[context.text(type.name)] ?? []
             if let plan = analyze(type, body: body, extensions: typeExtensions, declaresCodingKeys: declaresCodingKeys,
+                                  sendable: sendable,
                                   leftNames: &leftNames) {
-                if let codingKeys = plan.codingKeys { context.tokenEdits += codingKeys.tokenEdits }
                 plans.append(plan)
             }
+        }
+        // `$x` is resolved by name, and a property left as written keeps its `$x`: a lowered property of the
+        // same name, whose `$x` uses would then stay as they are and name nothing, is left as written too.
+        if !leftNames.isEmpty && !plans.isEmpty {
+            let dollarNames = Set(context.tree.dollarReferences.map { String(context.text($0.token).dropFirst()) })
+            var leaving = true
+            while leaving {
+                leaving = false
+                plans.removeAll { plan in
+                    guard let clash = plan.properties.first(where: {
+                        $0.projectedType != nil && leftNames.contains($0.name) && dollarNames.contains($0.name)
+                    }) else { return false }
+                    diagnostics.append(Diagnostic(.warning, at: tokens[clash.nameToken].start,
+                        "cannot lower '\(context.text(plan.type.name))': its '$\(clash.name)' cannot be told apart from that of a property of the same name left as written"))
+                    leftNames.formUnion(plan.properties.map(\.name))
+                    leaving = true
+                    return true
+                }
+            }
+        }
+        for index in plans.indices {
+            if let codingKeys = plans[index].codingKeys { context.tokenEdits += codingKeys.tokenEdits }
         }
 
         // `$x` becomes `_$x` for every lowered name (D-1…D-3), unless a `$x`
@@ -505,7 +527,8 @@ struct FileLowering {
     // MARK: Analysis
 
     private mutating func analyze(
-        _ type: TypeDecl, body: Block, extensions: [TypeDecl], declaresCodingKeys: Bool, leftNames: inout Set<String>
+        _ type: TypeDecl, body: Block, extensions: [TypeDecl], declaresCodingKeys: Bool, sendable: SendableOracle,
+        leftNames: inout Set<String>
     ) -> TypePlan? {
         let container: ContainerKind
         switch type.kind {
@@ -576,11 +599,12 @@ struct FileLowering {
             case .notWrapped:
                 if let unknown = declaration.prefix.attributes.first(where: { isUnknownWrapperCandidate($0, context: context) }) {
                     unknownWrappers.append(unknown)
+                    // Its `$x` stays as written: not rewritten for a lowered property of the same name.
+                    for binding in declaration.bindings { leftNames.insert(context.text(binding.pattern)) }
                     // Per property, as above: a wrapper dewrap does not have, on a property the memberwise init leaves out.
                     if isOutsideMemberwiseInit(declaration, wrapperKnown: false) {
                         leavesProperties = true
                         notStored.append(index)
-                        for binding in declaration.bindings { leftNames.insert(context.text(binding.pattern)) }
                         continue
                     }
                     if otherWrapper == nil { otherWrapper = unknown }
@@ -604,7 +628,8 @@ struct FileLowering {
             }
         }
         var writesMemberwise = false
-        if container == .struct && initializers.isEmpty {
+        // Static properties are not the memberwise init's: a struct that lowers only those keeps its own.
+        if container == .struct && initializers.isEmpty && properties.contains(where: { !$0.isStatic }) {
             // The implicit memberwise init changes with every lowered property: write it out (Decision 3).
             if blocked {
                 leftNames.formUnion(properties.map(\.name))
@@ -617,7 +642,7 @@ struct FileLowering {
                 leftNames.formUnion(properties.map(\.name))
                 return nil
             }
-            if let problem = memberwiseInitProblem(type: type, stored: stored, context: context) {
+            if let problem = memberwiseInitProblem(type: type, stored: stored, sendable: sendable, context: context) {
                 diagnostics.append(problem)
                 leftNames.formUnion(properties.map(\.name))
                 return nil
@@ -762,12 +787,15 @@ struct FileLowering {
         let resultBuilder = prefix.attributes.isEmpty ? nil : prefix.attributes.first { context.isResultBuilder($0) }
         // By index, each binding's fields read in place: `for binding in declaration.bindings` copies each
         // binding, retaining and releasing its arrays.
+        let isLazy = context.hasModifier(.lazy, in: prefix)
         for index in declaration.bindings.indices {
+            var laziness: Laziness = isLazy ? .lazy : .notLazy
             if let accessors = declaration.bindings[index].accessors {
                 switch accessors.content {
                 case .getter: continue
                 case .accessors(let list):
                     if list.contains(where: { context.word($0.keyword) != .willSet && context.word($0.keyword) != .didSet }) { continue }
+                    if isLazy && !list.isEmpty { laziness = .lazyWithObservers }
                 }
             }
             let binding = BindingTokens(declaration.bindings[index])
@@ -775,11 +803,11 @@ struct FileLowering {
             if type == nil, let initializer = binding.initializer {
                 type = context.inferredType(of: initializer)
             }
-            // A tuple pattern or `lazy` cannot be written out yet: no type makes the plan refuse it.
-            if binding.name == nil || context.hasModifier(.lazy, in: prefix) { type = nil }
+            // A tuple pattern cannot be written out yet: no type makes the plan refuse it.
+            if binding.name == nil { type = nil }
             result.append(StoredProperty(
                 name: context.text(binding.pattern), declaration: declaration, binding: declaration.bindings[index], wrapped: nil,
-                type: type, isLet: isLet, access: access, placement: placement,
+                type: type, isLet: isLet, laziness: laziness, access: access, placement: placement,
                 resultBuilder: resultBuilder.map { TokenSpan($0.atSign, $0.name.upper) }))
         }
     }
@@ -808,7 +836,7 @@ struct FileLowering {
         // Taken out once: read through the optional plan, it was copied (and released) for every property.
         let strippedWrapped = memberwise?.strippedWrapped
         for property in plan.properties {
-            let stripped = strippedWrapped?.contains(property.name) ?? false
+            let stripped = strippedWrapped?.contains(property.declaration.prefix.start) ?? false
             let start = texts.count
             renderProperty(
                 property, container: plan.container, typeName: typeName, writesStorageInitializer: !stripped, context: context,

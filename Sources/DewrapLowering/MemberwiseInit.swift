@@ -18,6 +18,9 @@ struct StoredProperty {
     /// The property's type, written or inferred; nil when unknown.
     let type: String?
     let isLet: Bool
+    /// `lazy var`: the compiler's memberwise parameter is `T? = nil` and sets the lazy storage
+    /// only when given a value; its initializer stays on the declaration.
+    let laziness: Laziness
     let access: String?
     let placement: Placement?
     /// Included in the memberwise init (M-2). Decided once: the inits ask it several
@@ -28,7 +31,8 @@ struct StoredProperty {
 
     init(
         name: String, declaration: VariableDecl, binding: PatternBinding, wrapped: WrappedProperty?, type: String?,
-        isLet: Bool, access: String?, placement: Placement?, resultBuilder: TokenSpan? = nil
+        isLet: Bool, laziness: Laziness = .notLazy, access: String?, placement: Placement?,
+        resultBuilder: TokenSpan? = nil
     ) {
         self.name = name
         declarationStart = declaration.prefix.start
@@ -37,6 +41,7 @@ struct StoredProperty {
         self.wrapped = wrapped
         self.type = type
         self.isLet = isLet
+        self.laziness = laziness
         self.access = access
         self.placement = placement
         self.resultBuilder = resultBuilder
@@ -61,6 +66,12 @@ struct StoredProperty {
         let last = type?.utf8.last
         return binding.initializer != nil || (!isLet && (last == UInt8(ascii: "?") || last == UInt8(ascii: "!")))
     }
+}
+
+/// Whether a plain stored property is `lazy`, and whether it also has observers (which the
+/// compiler's memberwise init bypasses by setting the lazy storage, and written-out code cannot).
+enum Laziness {
+    case notLazy, lazy, lazyWithObservers
 }
 
 /// The token positions of a `PatternBinding` (without its closures and accessors).
@@ -92,7 +103,26 @@ struct MemberwisePlan {
     /// Initializers removed from included plain properties (M-8 step 1).
     var strippedInitializers: [Edit]
     /// Wrapped properties whose storage loses its declaration initializer.
-    var strippedWrapped: PropertyNames
+    var strippedWrapped: StrippedDeclarations
+}
+
+/// The declarations (by their first token) of a few properties of one type, asked about one by one: a
+/// short list. By declaration, not name: under `#if`, one branch's `x` may be included in its memberwise
+/// init and lose its initializer while the other branch's `x` is left out of its own and keeps it.
+struct StrippedDeclarations {
+    private var starts: [Int] = []
+
+    mutating func insert(_ declarationStart: Int) {
+        // Room for a type's few at the first: growing from one costs an allocation per doubling.
+        if starts.capacity == 0 { starts.reserveCapacity(8) }
+        starts.append(declarationStart)
+    }
+
+    func contains(_ declarationStart: Int) -> Bool {
+        starts.contains(declarationStart)
+    }
+
+    var isEmpty: Bool { starts.isEmpty }
 }
 
 /// A few property names of one type, asked about one by one: a short list,
@@ -117,7 +147,9 @@ struct PropertyNames {
 
 /// Why the memberwise init of a struct cannot be written out, if it cannot:
 /// checked while analysing, before anything is rendered.
-func memberwiseInitProblem(type: TypeDecl, stored: [StoredProperty], context: SourceContext) -> Diagnostic? {
+func memberwiseInitProblem(
+    type: TypeDecl, stored: [StoredProperty], sendable: SendableOracle, context: SourceContext
+) -> Diagnostic? {
     let tree = context.tree
     let regions = stored.compactMap(\.placement)
     if let nested = regions.first(where: \.nested) ?? regions.first(where: { $0.region.span != regions[0].region.span }) {
@@ -130,6 +162,26 @@ func memberwiseInitProblem(type: TypeDecl, stored: [StoredProperty], context: So
     }
     if stored.isEmpty {
         return Diagnostic(.warning, at: tree.tokens[type.keyword].start, "cannot lower '\(context.text(type.name))'")
+    }
+    if let lazy = stored.first(where: { $0.isIncluded && $0.laziness != .notLazy }) {
+        let at = tree.tokens[lazy.binding.pattern.lower].start
+        // The compiler's init sets the lazy storage, which neither runs observers nor needs the type's actor;
+        // written-out code can only go through the setter.
+        if lazy.laziness == .lazyWithObservers {
+            return Diagnostic(.warning, at: at,
+                "cannot lower '\(context.text(type.name))': its memberwise initializer would run the observers of lazy '\(lazy.name)', which the compiler's does not")
+        }
+        let configurations = regions.first.map { region in region.region.clauses.indices.map { Optional($0) } + [nil] } ?? [nil]
+        for clause in configurations {
+            let configuration = stored.filter { $0.placement == nil || $0.placement?.clause == clause }
+            let nonisolated = configuration.withUnsafeBufferPointer {
+                memberwiseInitsAreNonisolated(type: type, stored: $0, sendable: sendable, context: context)
+            }
+            if nonisolated && configuration.contains(where: { $0.isIncluded && $0.laziness != .notLazy }) {
+                return Diagnostic(.warning, at: at,
+                    "cannot lower '\(context.text(type.name))': its nonisolated memberwise initializer would set lazy '\(lazy.name)', an isolated property")
+            }
+        }
     }
     return nil
 }
@@ -150,7 +202,7 @@ func planMemberwiseInit(
     var end = tree.tokens[stored[stored.count - 1].declarationSpan.upper - 1].end
     let textStart = text.count
     var stripped: [Edit] = []
-    var strippedWrapped = PropertyNames()
+    var strippedWrapped = StrippedDeclarations()
     if let region = regions.first?.region {
         // M-9: one init per configuration, under the same `#if` structure, after the region.
         end = max(end, tree.tokens[region.span.upper - 1].end)
@@ -188,6 +240,29 @@ func planMemberwiseInit(
         strippedWrapped: strippedWrapped)
 }
 
+/// Whether the written-out inits for one set of stored properties are `nonisolated` (I-3, I-4):
+/// the type is global-actor isolated and nothing in them needs its actor.
+func memberwiseInitsAreNonisolated(
+    type: TypeDecl, stored: UnsafeBufferPointer<StoredProperty>, sendable: SendableOracle, context: SourceContext
+) -> Bool {
+    guard isGlobalActorIsolated(type, context: context) else { return false }
+    for index in stored.indices {
+        if !sendable.isSendable(stored[index].wrapped?.storageType ?? stored[index].type ?? "") { return false }
+        // An autoclosure's value is not evaluated by the memberwise init, nor a lazy property's initializer.
+        if let initializer = stored[index].binding.initializer, stored[index].wrapped?.wrapper.wrappedValueIsAutoclosure != true,
+           stored[index].laziness == .notLazy, !isActorFree(initializer, sendable: sendable, context: context) {
+            return false
+        }
+        // SPEC Corrections, I-4: passing a value to an isolated `init(wrappedValue:)` (ObservedObject's) from a
+        // written-out `nonisolated` init fails a real build ("sending … risks causing data races").
+        if let wrapped = stored[index].wrapped, stored[index].isIncluded, wrapped.takesWrappedValueParameter,
+           wrapped.wrapper.initWrappedValueIsIsolated {
+            return false
+        }
+    }
+    return true
+}
+
 /// `init()` (M-7, when it exists) and the memberwise init for one set of
 /// stored properties, each on its own lines after a line break, written to
 /// `text`. Returns the initializers to strip from plain properties, and adds
@@ -201,7 +276,7 @@ func planMemberwiseInit(
 private func renderInits(
     type: TypeDecl, stored: UnsafeBufferPointer<StoredProperty>, indent: Range<Int>, sendable: SendableOracle,
     qualification: StaticQualification, kept: PropertyNames, leavesProperties: Bool, context: SourceContext,
-    into text: inout CodeText, strippedWrapped: inout PropertyNames
+    into text: inout CodeText, strippedWrapped: inout StrippedDeclarations
 ) -> [Edit] {
     let tree = context.tree
     let unit = context.indentUnit
@@ -210,30 +285,13 @@ private func renderInits(
     var accessRank = 3  // internal; lower ranks are narrower
     var hasParameters = false
     var allInitializedAtDeclaration = true
-    // I-3: an isolated type's inits are `nonisolated` when nothing in them needs its actor.
-    let isolated = isGlobalActorIsolated(type, context: context)
     // A property left as written is a stored property whose type dewrap does not know: it may not be Sendable,
     // so the inits stay isolated (SPEC Corrections, I-4; L-4: uncertain means isolated).
-    var allSendable = isolated && !leavesProperties
-    var initializersNeedNoActor = isolated
+    let isNonisolated = !leavesProperties
+        && memberwiseInitsAreNonisolated(type: type, stored: stored, sendable: sendable, context: context)
 
     for index in stored.indices {
         if allInitializedAtDeclaration && !stored[index].isInitializedAtDeclaration { allInitializedAtDeclaration = false }
-        // Each answer only matters while all the others are yes.
-        if allSendable && initializersNeedNoActor && !sendable.isSendable(stored[index].wrapped?.storageType ?? stored[index].type ?? "") {
-            allSendable = false
-        }
-        // An autoclosure's value is not evaluated by the memberwise init.
-        if initializersNeedNoActor && allSendable, let initializer = stored[index].binding.initializer, stored[index].wrapped?.wrapper.wrappedValueIsAutoclosure != true,
-           !isActorFree(initializer, sendable: sendable, context: context) {
-            initializersNeedNoActor = false
-        }
-        // SPEC Corrections, I-4: passing a value to an isolated `init(wrappedValue:)` (ObservedObject's) from a
-        // written-out `nonisolated` init fails a real build ("sending … risks causing data races").
-        if let wrapped = stored[index].wrapped, stored[index].isIncluded, wrapped.takesWrappedValueParameter,
-           wrapped.wrapper.initWrappedValueIsIsolated {
-            initializersNeedNoActor = false
-        }
         guard stored[index].isIncluded else { continue }
         hasParameters = true
         switch stored[index].access {
@@ -245,20 +303,23 @@ private func renderInits(
         // exactly when `writeStorageInitializer` writes one (checked where it is written, below).
         // One that synthesized `init(from:)` needs keeps it (K-1): the memberwise init then evaluates it too.
         if let wrapped = stored[index].wrapped, wrapped.storageInitializedAtDeclaration, !kept.contains(stored[index].name) {
-            strippedWrapped.insert(stored[index].name)
+            strippedWrapped.insert(stored[index].declarationStart)
         }
     }
 
-    let isNonisolated = allSendable && initializersNeedNoActor
     let typeLine = context.mappedLine(of: type.keyword)
     let newLine = context.lineBreak(mappedTo: typeLine)
     let lineEnding = context.lineEnding
     // A line break and the indentation, then `nonisolated`, the access and `init`.
-    func startInit(_ name: StaticString) {
+    // The memberwise init takes the narrowest access of its parameters (M-3); `init()` has none and stays
+    // internal (`struct S { private var p = 1 }` has `internal init()` and `private init(p:)`).
+    func startInit(_ name: StaticString, hasParameters: Bool = true) {
         text += newLine
         text.write(context.bytes, indent)
         if isNonisolated { text.write(literal: "nonisolated ") }
-        if accessRank == 1 { text.write(literal: "private ") } else if accessRank == 2 { text.write(literal: "fileprivate ") }
+        if hasParameters {
+            if accessRank == 1 { text.write(literal: "private ") } else if accessRank == 2 { text.write(literal: "fileprivate ") }
+        }
         text.write(literal: name)
     }
     // A body: ` {`, each statement on a line of its own (in directive mode mapped to its
@@ -291,10 +352,11 @@ private func renderInits(
 
     // M-7: `init()` too, when every stored property has a value without arguments.
     if allInitializedAtDeclaration && hasParameters {
-        startInit("init()")
+        startInit("init()", hasParameters: false)
         openBody()
-        // A value kept at its declaration is evaluated there, once.
-        for index in stored.indices where stored[index].isIncluded && !kept.contains(stored[index].name) {
+        // A value kept at its declaration is evaluated there, once; a lazy property is left to its first use.
+        for index in stored.indices
+        where stored[index].isIncluded && !kept.contains(stored[index].name) && stored[index].laziness == .notLazy {
             if let wrapped = stored[index].wrapped {
                 startStatement(at: stored[index].declarationStart)
                 text.write(literal: "self._")
@@ -352,6 +414,12 @@ private func renderInits(
                 assert(written == wrapped.storageInitializedAtDeclaration)
                 if !written { text.truncate(to: defaultStart) }
             }
+        } else if stored[index].laziness != .notLazy {
+            // The compiler's parameter sets the lazy storage, `T?`; its initializer stays where it is.
+            text += name
+            text.write(literal: ": ")
+            text += optionalType(stored[index].type ?? "")
+            text.write(literal: " = nil")
         } else {
             let type = stored[index].type ?? ""
             if let builder = stored[index].resultBuilder {
@@ -380,7 +448,7 @@ private func renderInits(
     }
     text.write(literal: ")")
     openBody()
-    for index in stored.indices where stored[index].isIncluded {
+    for index in stored.indices where stored[index].isIncluded && stored[index].laziness == .notLazy {
         startStatement(at: stored[index].declarationStart)
         let name = stored[index].name
         if let wrapped = stored[index].wrapped {
@@ -401,8 +469,33 @@ private func renderInits(
             text += name
         }
     }
+    // A lazy property given a value: through its setter, so only once `self` is initialized (last);
+    // the setter has no effect but storing (`memberwiseInitProblem` refuses one with observers).
+    for index in stored.indices where stored[index].isIncluded && stored[index].laziness != .notLazy {
+        startStatement(at: stored[index].declarationStart)
+        let name = stored[index].name
+        text.write("if let ", name, " { self.", name, " = ", name)
+        text.write(literal: " }")
+    }
     closeBody()
     return stripped
+}
+
+/// `type?` as a type: in parentheses when `?` would bind to a part of it (`(() -> Void)?`,
+/// `(any P)?`); `T!` becomes `T??`, as the compiler writes a lazy `T!`'s parameter.
+func optionalType(_ type: String) -> String {
+    if type.hasSuffix("!") { return type.dropLast() + "??" }
+    var depth = 0
+    for byte in type.utf8 {
+        switch byte {
+        case UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "<"): depth += 1
+        case UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: ">"): depth -= 1
+        case UInt8(ascii: " "), UInt8(ascii: "-"), UInt8(ascii: "&"), UInt8(ascii: "@") where depth == 0:
+            return "(" + type + ")?"
+        default: break
+        }
+    }
+    return type + "?"
 }
 
 /// `@MainActor` on the type, or a `View` conformance (I-3).
@@ -506,7 +599,7 @@ func extensionInitPrologue(
     let start = text.count
     for property in stored where property.isIncluded {
         if let wrapped = property.wrapped {
-            guard plan.strippedWrapped.contains(property.name) else { continue }
+            guard plan.strippedWrapped.contains(property.declarationStart) else { continue }
             text += context.lineEnding + indent + "self._" + property.name + " = "
             _ = writeStorageInitializer(for: wrapped, qualifying: qualification, context: context, to: &text)
         } else if let initializer = property.binding.initializer,

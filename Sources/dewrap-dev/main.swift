@@ -7,13 +7,18 @@
 //   dewrap-dev parse PATH…            parser diagnostics (none on code that compiles) and throughput;
 //                                     SHOW=N prints the first N diagnostics (default 40)
 //   dewrap-dev attributes PATH…       attributed `var`s per attribute name: parser vs. a token scan
+//   dewrap-dev differential --dewrap EXE --swiftc EXE --work DIR --standin FILE [--seed N] [--count N]
+//                     [--index I] [--batch N] [--jobs N] [--emit DIR] [--verdicts]
+//                                     generated programs built as written and lowered, run and compared
+//                                     (bin/differential); --emit DIR only writes the programs;
+//                                     --verdicts prints each program's verdict
 // PATH is a .swift file or a folder searched recursively for them.
 import DewrapSyntax
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let command = arguments.first else {
-    FileHandle.standardError.write(Data("usage: dewrap-dev roundtrip|parse|attributes|bench|generate-views …\n".utf8))
+    FileHandle.standardError.write(Data("usage: dewrap-dev roundtrip|parse|attributes|bench|generate-views|differential …\n".utf8))
     exit(64)
 }
 var rest = Array(arguments.dropFirst())
@@ -53,6 +58,24 @@ case "bench-lex":
     let parse = medianSeconds(runs: runs) { timed { for input in inputs { _ = Parser.parse(input).items.count } } }
     print("\(inputs.count) files, \(megabytes(Int(bytes))) MB: lex \(Int(bytes / 1e6 / lex)) MB/s, lex+parse \(Int(bytes / 1e6 / parse)) MB/s (median of \(runs))")
     exit(0)
+case "differential":
+    var settings = DifferentialSettings()
+    if let seed = option("--seed") { settings.seed = UInt64(seed) ?? 1 }
+    if let count = option("--count").flatMap(Int.init) { settings.count = count }
+    settings.only = option("--index").flatMap(Int.init)
+    if let batch = option("--batch").flatMap(Int.init) { settings.batchSize = max(1, batch) }
+    if let jobs = option("--jobs").flatMap(Int.init) { settings.jobs = max(1, jobs) }
+    settings.emit = option("--emit")
+    if let index = rest.firstIndex(of: "--verdicts") {
+        settings.verdicts = true
+        rest.remove(at: index)
+    }
+    if settings.emit == nil {
+        guard let dewrap = option("--dewrap"), let swiftc = option("--swiftc"), let work = option("--work"),
+              let standIn = option("--standin") else { fail("differential needs --dewrap, --swiftc, --work and --standin") }
+        (settings.dewrap, settings.swiftc, settings.work, settings.standIn) = (dewrap, swiftc, work, standIn)
+    }
+    do { exit(try differential(settings) ? 0 : 1) } catch let error as DifferentialError { fail(error.message) } catch { fail("\(error)") }
 case "generate-views":
     guard rest.count == 2, let count = Int(rest[0]) else { fail("usage: dewrap-dev generate-views N DIR") }
     do { _ = try ViewCorpus.generate(declarations: count, into: rest[1]) } catch { fail("\(error)") }

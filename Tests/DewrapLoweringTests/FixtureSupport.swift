@@ -102,13 +102,7 @@ enum Compiler {
     static func initializerSignatures(_ file: URL) -> String {
         guard let standInFolder else { return "the SwiftUI stand-in did not build" }
         let result = swiftc(["-swift-version", "6", "-print-ast", "-I", standInFolder.path, file.path], keepAll: true)
-        return result.output.split(separator: "\n").compactMap { line -> String? in
-            let trimmed = line.drop { $0 == " " }
-            // Declarations only: nothing but attributes and modifiers before `init(`.
-            guard let range = trimmed.range(of: "init("),
-                  !trimmed[..<range.lowerBound].contains(where: { "=.(".contains($0) }) else { return nil }
-            return String(trimmed.hasSuffix(" {") ? trimmed.dropLast(2) : trimmed)
-        }.joined(separator: "\n")
+        return InitializerSignatures.lines(in: result.output).joined(separator: "\n")
     }
 
     /// Runs swiftc; unless `keepAll`, the output keeps only its error lines.

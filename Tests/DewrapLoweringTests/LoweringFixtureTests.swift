@@ -1,4 +1,5 @@
 import DewrapLowering
+import DewrapTestSupport
 import Foundation
 import Testing
 
@@ -42,7 +43,7 @@ struct LoweringFixtureTests {
         for signature in Self.isolatedByCorrection[name] ?? [] {
             let compilers = "nonisolated internal " + signature
             #expect(original.contains(compilers), "the compiler's init is no longer nonisolated: \(signature)")
-            original = original.replacingOccurrences(of: compilers, with: "@MainActor @preconcurrency internal " + signature)
+            original = original.replacingOccurrences(of: compilers, with: InitializerSignatures.keptIsolated(compilers) ?? compilers)
         }
         for (printed, real) in Self.defaultsPrintedAsAttribute[name] ?? [] {
             #expect(original.contains(printed), "-print-ast no longer prints this default as the attribute: \(printed)")
@@ -51,7 +52,8 @@ struct LoweringFixtureTests {
         // As multisets: `-print-ast` puts a synthesized `init(from:)` (K-1) before
         // the implicit memberwise init, but after a written-out one.
         func sorted(_ signatures: String) -> String {
-            signatures.split(separator: "\n", omittingEmptySubsequences: false).sorted().joined(separator: "\n")
+            InitializerSignatures.sorted(signatures.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
+                .joined(separator: "\n")
         }
         #expect(sorted(original) == sorted(Compiler.initializerSignatures(Fixtures.url(name, ".expected.swift"))))
     }
