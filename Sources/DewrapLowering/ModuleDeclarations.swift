@@ -12,17 +12,23 @@ import Darwin
 /// use: a run whose files never name another file's declaration does not pay for reading them
 /// (the first file that does reads them, while any other that needs them waits).
 public final class ModuleSources: Sendable {
-    private let sources: [[UInt8]]
+    private let read: @Sendable () -> [[UInt8]]
     private let made = Mutex<ModuleDeclarations?>(nil)
 
-    public init(_ sources: [[UInt8]]) {
-        self.sources = sources
+    public convenience init(_ sources: [[UInt8]]) {
+        self.init { sources }
+    }
+
+    /// `read` gives the files' bytes when they are first needed (lowering does no I/O: the caller's
+    /// closure does, so that a run need not keep every file in memory for a question never asked).
+    public init(reading read: @escaping @Sendable () -> [[UInt8]]) {
+        self.read = read
     }
 
     var declarations: ModuleDeclarations {
         made.withLock { made in
             if let made { return made }
-            let declarations = ModuleDeclarations(reading: sources)
+            let declarations = ModuleDeclarations(reading: read())
             made = declarations
             return declarations
         }

@@ -25,9 +25,7 @@ func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
         writeStandardError("dewrap: error: \(error.message)\n")
         return .failure
     }
-    let read = invocation.action == .lower ? readModule(invocation.inputs, wrapperShapes: &sourcesShapes) : nil
-    let module = read?.0
-    let inputBytes = read?.1 ?? []
+    let module = invocation.action == .lower ? readModule(invocation.inputs, wrapperShapes: &sourcesShapes) : nil
     let wrapperShapes = sourcesShapes
     _ = fileCreationMask  // read before the workers start
     let failed = Atomic<Bool>(false)
@@ -51,36 +49,52 @@ func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
         if invocation.lineDirectives { options.lineDirectives = invocation.sourceName ?? job.displayName }
         return options
     }
-    // A module's `$x` across files: the files that use a `$name` which another file lowered are lowered
-    // again knowing it (after every file was lowered once, which tells which names those are).
-    // The first pass's results are kept: only the files that must be lowered again are.
-    var firstResults: [Lowered?] = Array(repeating: nil, count: jobs.count)
-    var relowered: [Set<String>?] = Array(repeating: nil, count: jobs.count)
-    if module != nil {
-        let firstPass = Mutex<[Lowered?]>(Array(repeating: nil, count: jobs.count))
-        concurrentForEach(jobs.count, threads: threads) { index in
-            let job = jobs[index]
-            guard index < inputBytes.count, let source = inputBytes[index], notSwiftSource(source) == nil else { return }
-            let result = lower(source, fileName: job.displayName, options: options(for: job))
-            firstPass.withLock { $0[index] = Lowered(source: source, result: result) }
-        }
-        firstResults = firstPass.withLock { $0 }
-        let (projections, relower) = LoweringResult.Projections.acrossFiles(firstResults.map { $0?.result.projections })
-        for index in jobs.indices where relower[index] {
-            relowered[index] = projections
-            firstResults[index] = nil
-        }
-    }
-    let projectionsByJob = relowered
-    let lowered = firstResults
-    concurrentForEach(jobs.count, threads: threads) { index in
-        let job = jobs[index]
-        let outcome = perform(
-            job, invocation: invocation, options: options(for: job, projections: projectionsByJob[index] ?? []),
-            lowered: lowered[index])
+    @Sendable func report(_ index: Int, _ outcome: Outcome) {
         if !outcome.succeeded { failed.store(true, ordering: .relaxed) }
         if outcome.changed { changed.store(true, ordering: .relaxed) }
         reports.finish(index, outcome.report)
+    }
+    // A module's `$x` across files: a file that uses a `$name` it did not rewrite waits until every file
+    // was lowered once, which tells the names lowered elsewhere; it is then lowered again knowing them.
+    // Every other file is finished (written, reported) at once.
+    var waiting: [Lowered?] = Array(repeating: nil, count: jobs.count)
+    var relowered: [Set<String>?] = Array(repeating: nil, count: jobs.count)
+    var done = Array(repeating: false, count: jobs.count)
+    if module != nil {
+        let firstPass = Mutex<(waiting: [Lowered?], projections: [LoweringResult.Projections?], done: [Bool])>(
+            (Array(repeating: nil, count: jobs.count), Array(repeating: nil, count: jobs.count),
+             Array(repeating: false, count: jobs.count)))
+        concurrentForEach(jobs.count, threads: threads) { index in
+            let job = jobs[index]
+            guard job.input != "-", let source = try? readInput(job.input), notSwiftSource(source) == nil else { return }
+            let result = lower(source, fileName: job.displayName, options: options(for: job))
+            let projections = result.projections
+            if projections.unresolved.isEmpty && !projections.unread {
+                report(index, perform(job, invocation: invocation, options: options(for: job),
+                                      lowered: Lowered(source: source, result: result)))
+                firstPass.withLock { $0.projections[index] = projections; $0.done[index] = true }
+            } else {
+                firstPass.withLock { $0.projections[index] = projections; $0.waiting[index] = Lowered(source: source, result: result) }
+            }
+        }
+        let first = firstPass.withLock { $0 }
+        waiting = first.waiting
+        done = first.done
+        let (projections, relower) = LoweringResult.Projections.acrossFiles(first.projections)
+        for index in jobs.indices where relower[index] {
+            relowered[index] = projections
+            waiting[index] = nil
+        }
+    }
+    let projectionsByJob = relowered
+    let lowered = waiting
+    let finished = done
+    concurrentForEach(jobs.count, threads: threads) { index in
+        guard !finished[index] else { return }
+        let job = jobs[index]
+        report(index, perform(
+            job, invocation: invocation, options: options(for: job, projections: projectionsByJob[index] ?? []),
+            lowered: lowered[index]))
     }
     if failed.load(ordering: .relaxed) { return .failure }
     if case .comparison(let comparison) = invocation.destination, comparison.failsOnChange,
