@@ -106,44 +106,32 @@ struct MemberwisePlan {
     var strippedWrapped: StrippedDeclarations
 }
 
-/// The declarations (by their first token) of a few properties of one type, asked about one by one: a
-/// short list. By declaration, not name: under `#if`, one branch's `x` may be included in its memberwise
-/// init and lose its initializer while the other branch's `x` is left out of its own and keeps it.
-struct StrippedDeclarations {
-    private var starts: [Int] = []
+/// A few values about one type's properties, asked about one by one: a short list, where a `Set`
+/// hashes each value on insertion and again on every question (two small Strings compare in a few
+/// instructions, and a name asked about is usually the very String inserted, which compares at once).
+struct ShortList<Element: Equatable> {
+    private var elements: [Element] = []
 
-    mutating func insert(_ declarationStart: Int) {
+    mutating func insert(_ element: Element) {
         // Room for a type's few at the first: growing from one costs an allocation per doubling.
-        if starts.capacity == 0 { starts.reserveCapacity(8) }
-        starts.append(declarationStart)
+        if elements.capacity == 0 { elements.reserveCapacity(8) }
+        elements.append(element)
     }
 
-    func contains(_ declarationStart: Int) -> Bool {
-        starts.contains(declarationStart)
+    func contains(_ element: Element) -> Bool {
+        elements.contains(element)
     }
 
-    var isEmpty: Bool { starts.isEmpty }
+    var isEmpty: Bool { elements.isEmpty }
 }
 
-/// A few property names of one type, asked about one by one: a short list,
-/// where a `Set<String>` hashes each name on insertion and again on every
-/// question (two small Strings compare in a few instructions, and a name asked
-/// about is usually the very String inserted, which compares at once).
-struct PropertyNames {
-    private var names: [String] = []
+/// The declarations (by their first token) whose storage lost its initializer. By declaration, not
+/// name: under `#if`, one branch's `x` may be included in its memberwise init and lose its
+/// initializer while the other branch's `x` is left out of its own and keeps it.
+typealias StrippedDeclarations = ShortList<Int>
 
-    mutating func insert(_ name: String) {
-        // Room for a type's few at the first: growing from one costs an allocation per doubling.
-        if names.capacity == 0 { names.reserveCapacity(8) }
-        names.append(name)
-    }
-
-    func contains(_ name: String) -> Bool {
-        names.contains(name)
-    }
-
-    var isEmpty: Bool { names.isEmpty }
-}
+/// Property names (the values K-1 keeps at their declarations).
+typealias PropertyNames = ShortList<String>
 
 /// Why the memberwise init of a struct cannot be written out, if it cannot:
 /// checked while analysing, before anything is rendered.
