@@ -278,7 +278,15 @@ extension SourceContext {
     /// The type a value's declaration gives it: written, or certain from its initial value.
     func resolvedType(of value: DeclarationIndex.Value) -> String? {
         if let type = value.type { return selfReplaced(text(type), owner: value.owner) }
-        return value.initializer.flatMap(inferredType(of:))
+        guard let initializer = value.initializer else { return nil }
+        // `static let initial = Self(x: 0)` (or `Self.init(…)`): the declaring type.
+        if let owner = value.owner, word(initializer.lower) == .Self, initializer.upper > initializer.lower + 1 {
+            var open = initializer.lower + 1
+            if tree.tokens[open].kind == .period, open + 2 < initializer.upper, word(open + 1) == .`init` { open += 2 }
+            if tree.tokens[open].kind == .leftParen, closingIndex(from: open) == initializer.upper - 1 { return owner }
+            return nil
+        }
+        return inferredType(of: initializer)
     }
 
     /// A function's written return type, `Self` read as its type.

@@ -117,7 +117,7 @@ func writeStrippedValues(
     let stripped = Set(plan.strippedInitializers.map(\.start))
     let tokens = context.tree.tokens
     let start = text.count
-    for property in stored where property.isIncluded {
+    for property in stored where property.isIncluded || property.wrapped != nil {
         if let wrapped = property.wrapped {
             guard plan.strippedWrapped.contains(property.declarationStart) else { continue }
             text += lineStart + "self._" + property.name + " = "

@@ -60,7 +60,8 @@ struct StoredProperty {
     }
 
     /// The written-out memberwise init takes its declaration value away (M-8 step 1; a lazy
-    /// property keeps its own), unless synthesized `init(from:)` keeps it there (K-1).
+    /// property keeps its own), unless synthesized `init(from:)` keeps it there (K-1). (Step 4
+    /// takes one it leaves out only after such a one.)
     var losesDeclarationValue: Bool {
         isIncluded && laziness == .notLazy && hasDeclarationValue
     }
@@ -284,9 +285,21 @@ private func renderInits(
     let isNonisolated = !leavesProperties
         && memberwiseInitsAreNonisolated(type: type, stored: stored, sendable: sendable, context: context)
 
+    var valuesMovedBefore = false
     for index in stored.indices {
         if allInitializedAtDeclaration && !stored[index].isInitializedAtDeclaration { allInitializedAtDeclaration = false }
+        // M-8 step 4: a wrapped property the memberwise init leaves out (`@State private var x = …`)
+        // keeps its value at the declaration, which every init evaluates first. Where a value the
+        // inits evaluate comes before it, it is given its value in the inits too, in declaration
+        // order, as the compiler's inits do.
+        if !stored[index].isIncluded, valuesMovedBefore, let wrapped = stored[index].wrapped,
+           wrapped.storageInitializedAtDeclaration, !kept.contains(stored[index].name) {
+            strippedWrapped.insert(stored[index].declarationStart)
+        }
         guard stored[index].isIncluded else { continue }
+        if stored[index].laziness == .notLazy && stored[index].hasDeclarationValue && !kept.contains(stored[index].name) {
+            valuesMovedBefore = true
+        }
         hasParameters = true
         switch stored[index].access {
         case "private": accessRank = 1
@@ -354,7 +367,8 @@ private func renderInits(
         openBody()
         // A value kept at its declaration is evaluated there, once; a lazy property is left to its first use.
         for index in stored.indices
-        where stored[index].isIncluded && !kept.contains(stored[index].name) && stored[index].laziness == .notLazy {
+        where (stored[index].isIncluded || strippedWrapped.contains(stored[index].declarationStart))
+            && !kept.contains(stored[index].name) && stored[index].laziness == .notLazy {
             if let wrapped = stored[index].wrapped {
                 startStatement(at: stored[index].declarationStart)
                 text.write(literal: "self._")
@@ -446,9 +460,17 @@ private func renderInits(
     }
     text.write(literal: ")")
     openBody()
-    for index in stored.indices where stored[index].isIncluded && stored[index].laziness == .notLazy {
-        startStatement(at: stored[index].declarationStart)
+    for index in stored.indices where stored[index].laziness == .notLazy {
         let name = stored[index].name
+        if !stored[index].isIncluded {
+            // M-8 step 4: its value, where the compiler's init evaluates it.
+            guard let wrapped = stored[index].wrapped, strippedWrapped.contains(stored[index].declarationStart) else { continue }
+            startStatement(at: stored[index].declarationStart)
+            text.write("self._", name, " = ")
+            _ = writeStorageInitializer(for: wrapped, qualifying: qualification, context: context, to: &text)
+            continue
+        }
+        startStatement(at: stored[index].declarationStart)
         if let wrapped = stored[index].wrapped {
             text.write(literal: "self._")
             text += name

@@ -208,10 +208,16 @@ func analyzeProperty(
     }
     guard let (attribute, wrapper) = first else { return .notWrapped }
     let attributeOffset = tree.tokens[attribute.atSign].start
-    guard !declaration.prefix.attributes.contains(where: {
+    if let other = declaration.prefix.attributes.first(where: {
         $0.atSign != attribute.atSign && isUnknownWrapperCandidate($0, context: context)
-    }) else {
+    }) {
         let name = declaration.bindings.first.map { context.text($0.pattern) } ?? ""
+        // SwiftUI's `#Preview` macro makes a `@Previewable` variable a property of the view it writes:
+        // only as written does the wrapper get that view's storage.
+        if context.span(other.name, isSpelled: "Previewable") {
+            return .leave(Diagnostic(.warning, at: tree.tokens[other.atSign].start,
+                "cannot lower '\(name)': '@Previewable' is for the '#Preview' macro, which makes it a property of the preview's view; left as written"))
+        }
         return .leave(Diagnostic(.warning, at: attributeOffset, "cannot lower '\(name)': composed property wrappers are not supported yet"))
     }
     guard context.word(declaration.keyword) == .var else {
