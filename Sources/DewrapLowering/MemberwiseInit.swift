@@ -318,12 +318,14 @@ private func renderInits(
         bodyStart = text.count
         text.write(literal: " {")
     }
-    func startStatement(at declarationStart: Int) {
+    /// With `alignedLine` (the line of an initial value the statement copies, `SourceContext.alignedLine(of:)`),
+    /// mapped to the line before it: the value then goes on a line of its own.
+    func startStatement(at declarationStart: Int, alignedLine: Int? = nil) {
         statementStart = text.count
         if context.lineDirectives == nil {
             text += lineEnding
         } else {
-            text += context.lineBreak(mappedTo: context.mappedLine(of: declarationStart))
+            text += context.lineBreak(mappedTo: alignedLine.map { $0 - 1 } ?? context.mappedLine(of: declarationStart))
         }
         text.write(context.bytes, indent)
         text += unit
@@ -346,19 +348,24 @@ private func renderInits(
         for index in stored.indices
         where stored[index].isIncluded && !kept.contains(stored[index].name) && stored[index].laziness == .notLazy {
             if let wrapped = stored[index].wrapped {
-                startStatement(at: stored[index].declarationStart)
+                let alignedLine = context.alignedLine(of: wrapped.initializer)
+                startStatement(at: stored[index].declarationStart, alignedLine: alignedLine)
                 text.write(literal: "self._")
                 text += stored[index].name
                 text.write(literal: " = ")
                 // None without a construction at the declaration: the statement is taken back.
-                let written = writeStorageInitializer(for: wrapped, qualifying: qualification, context: context, to: &text)
+                let written = writeStorageInitializer(
+                    for: wrapped, qualifying: qualification, alignedTo: alignedLine == nil ? nil : wrapped.initializer,
+                    context: context, to: &text)
                 assert(written == wrapped.storageInitializedAtDeclaration)
                 if !written { text.truncate(to: statementStart) }
             } else if let initializer = stored[index].binding.initializer {
-                startStatement(at: stored[index].declarationStart)
+                let alignedLine = context.alignedLine(of: initializer)
+                startStatement(at: stored[index].declarationStart, alignedLine: alignedLine)
                 text.write(literal: "self.")
                 text += stored[index].name
-                text.write(literal: " = ")
+                text.write(literal: " =")
+                if alignedLine == nil { text.write(literal: " ") } else { context.writeAlignment(of: initializer, to: &text) }
                 text.append(initializer, from: context, qualifying: qualification)
             }
         }
@@ -588,11 +595,19 @@ func extensionInitPrologue(
     for property in stored where property.isIncluded {
         if let wrapped = property.wrapped {
             guard plan.strippedWrapped.contains(property.declarationStart) else { continue }
-            text += context.lineEnding + indent + "self._" + property.name + " = "
-            _ = writeStorageInitializer(for: wrapped, qualifying: qualification, context: context, to: &text)
+            // In directive mode an initial value goes at its own line and column (`SourceContext.alignedLine(of:)`).
+            let alignedLine = context.alignedLine(of: wrapped.initializer)
+            text += (alignedLine.map { context.lineBreak(mappedTo: $0 - 1) } ?? context.lineEnding) + indent
+            text += "self._" + property.name + " = "
+            _ = writeStorageInitializer(
+                for: wrapped, qualifying: qualification, alignedTo: alignedLine == nil ? nil : wrapped.initializer,
+                context: context, to: &text)
         } else if let initializer = property.binding.initializer,
                   stripped.contains(tokens[(property.binding.type?.upper ?? property.binding.pattern.upper) - 1].end) {
-            text += context.lineEnding + indent + "self." + property.name + " = "
+            let alignedLine = context.alignedLine(of: initializer)
+            text += (alignedLine.map { context.lineBreak(mappedTo: $0 - 1) } ?? context.lineEnding) + indent
+            text += "self." + property.name + " ="
+            if alignedLine == nil { text += " " } else { context.writeAlignment(of: initializer, to: &text) }
             text.append(initializer, from: context, qualifying: qualification)
         }
     }
