@@ -12,8 +12,11 @@ struct CodingKeysPlan {
     /// their declaration: synthesized `init(from:)` needs that value (without it the type does not
     /// conform to `Decodable`), so the written-out memberwise init must not take it away (M-8 step 1).
     var keptInitializers = PropertyNames()
+    /// The struct's written-out memberwise init takes values from declarations that synthesized
+    /// `init(from:)` evaluates (K-4): that init is written out too (then nothing needs keeping).
+    var initFromDecoder: InitFromDecoder?
 
-    var isEmpty: Bool { tokenEdits.isEmpty && insertion == nil && keptInitializers.isEmpty }
+    var isEmpty: Bool { tokenEdits.isEmpty && insertion == nil && keptInitializers.isEmpty && initFromDecoder == nil }
 }
 
 enum CodingKeysOutcome {
@@ -31,9 +34,10 @@ enum CodingKeysOutcome {
 /// `forKey: .x` and `CodingKeys.x` references renamed.
 /// `properties`: the type's lowered properties; its instance ones are the wrapped ones coded.
 /// `fileDeclaresCodingKeys`: some enum of the file is named `CodingKeys` (the type's own is looked for only then).
+/// `writesMemberwise`: a struct's memberwise init is written out, which may take values from declarations (K-4).
 func planCodingKeys(
     type: TypeDecl, extensions: [TypeDecl], properties: [WrappedProperty], stored: [StoredProperty],
-    fileDeclaresCodingKeys: Bool, context: SourceContext
+    fileDeclaresCodingKeys: Bool, writesMemberwise: Bool, context: SourceContext
 ) -> CodingKeysOutcome {
     guard type.kind == .struct || type.kind == .class, properties.contains(where: { !$0.isStatic }),
           let body = type.body, let close = body.close else {
@@ -48,7 +52,7 @@ func planCodingKeys(
                 return context.token(entry.lower, isSpelled: "Codable") || context.token(entry.lower, isSpelled: "Decodable")
                     || context.token(entry.lower, isSpelled: "Encodable")
             }
-            return inheritedNames(entry, context: context).contains(where: context.shapes.isCodingProtocol)
+            return inheritedNames(entry, context: context).contains { context.shapes.isCodingProtocol($0) }
         }
     }
     // A user-declared CodingKeys, in the type or an extension of it in this file.
@@ -70,6 +74,16 @@ func planCodingKeys(
     let wrapped = properties.filter { !$0.isStatic }
     let tokens = context.tree.tokens
     let typeName = context.text(type.name)
+    // K-4: only a struct whose memberwise init is written out loses declaration values, and only a
+    // synthesized `init(from:)` evaluates them.
+    func inheritsDecoding(_ declaration: TypeDecl) -> Bool {
+        declaration.inheritance.contains { entry in
+            inheritedNames(entry, context: context).contains { context.shapes.isCodingProtocol($0, decoding: true) }
+        }
+    }
+    let synthesizesDecoder = writesMemberwise && type.kind == .struct
+        && (inheritsDecoding(type) || extensions.contains(where: inheritsDecoding))
+        && !declaresInitFromDecoder(type, extensions: extensions, context: context)
 
     if let userKeys {
         var plan = CodingKeysPlan()
@@ -127,6 +141,9 @@ func planCodingKeys(
         for property in stored where !keyNames.contains(property.name) && property.hasDeclarationValue {
             plan.keptInitializers.insert(property.name)
         }
+        if synthesizesDecoder {
+            plan.initFromDecoder = InitFromDecoder(keyOrder: cases.flatMap { $0.names.map { context.text($0) } })
+        }
         return plan.isEmpty ? .unchanged : .plan(plan)
     }
 
@@ -142,7 +159,8 @@ func planCodingKeys(
     let eol = context.lineEnding
     let closeIndent = context.indentation(of: close)
     let indent = stored.first.map { context.indentation(of: $0.declarationStart) } ?? closeIndent + context.indentUnit
-    let cases = stored.map { property in
+    // Synthesis leaves lazy properties out (a key for one would fail both conformances).
+    let cases = stored.filter { $0.laziness == .notLazy }.map { property in
         property.wrapped == nil ? "case \(property.name)" : "case _\(property.name) = \"\(property.name)\""
     }
     let lineStart = tokens[close].start - closeIndent.utf8.count
@@ -163,7 +181,9 @@ func planCodingKeys(
         text = " private enum CodingKeys: String, CodingKey { " + cases.joined(separator: "; ") + " } "
         position = tokens[close].start
     }
-    return .plan(CodingKeysPlan(insertion: Edit(start: position, end: position, text: Array(text.utf8))))
+    return .plan(CodingKeysPlan(
+        insertion: Edit(start: position, end: position, text: Array(text.utf8)),
+        initFromDecoder: synthesizesDecoder ? InitFromDecoder(keyOrder: nil) : nil))
 }
 
 /// Protocols a coding-key enum commonly lists first that are certainly not a raw type.

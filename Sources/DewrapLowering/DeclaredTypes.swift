@@ -88,7 +88,8 @@ final class DeclarationIndex {
                 guard owner == nil || isStatic(function.prefix, context: context), let name = function.name else { continue }
                 let key = owner ?? ""
                 let text = context.text(name)
-                let entry = function.returnType.map {
+                // A generic function's return type may name its parameters (`func made<T>(…) -> T`): not certain.
+                let entry = function.genericParameters != nil ? nil : function.returnType.map {
                     Function(returnType: $0, owner: owner, isPrivate: isPrivate(function.prefix, context))
                 }
                 functions[key, default: [:]][text] = functions[key]?[text] == nil ? .some(entry) : .some(nil)

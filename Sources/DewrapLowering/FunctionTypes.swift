@@ -104,3 +104,97 @@ extension SourceContext {
         return aliased
     }
 }
+
+// SE-0434 as the compiler applies it to the parameters of a synthesized memberwise init in
+// Swift 6: a function type isolated to a global actor is `@Sendable` (`-print-ast` shows
+// `@MainActor @Sendable`, after the actor, also inside `(…)?`, `[…]` and generic arguments).
+// Through a typealias the compiler keeps the alias' name, and so does dewrap.
+
+/// Type attributes that are not global actors (any other `@Name` in a type is one).
+private let typeAttributesNotActors: Set<String> = [
+    "escaping", "Sendable", "autoclosure", "convention", "isolated", "noescape", "differentiable", "noDerivative",
+    "unchecked", "retroactive", "preconcurrency", "execution", "concurrent", "nonisolated",
+]
+
+/// Whether an attribute in a type names a global actor (`MainActor`, or one the file declares: any
+/// attribute a type can carry that is not one of the language's).
+func isGlobalActorName(_ name: String) -> Bool {
+    !typeAttributesNotActors.contains(name) && !name.hasPrefix("_")
+}
+
+/// The names of the attributes `type` starts with (`@MainActor @Sendable () -> Void` → `MainActor`, `Sendable`).
+func leadingTypeAttributes(_ type: String) -> [String] {
+    var names: [String] = []
+    var rest = Substring(type)
+    while rest.first == "@" {
+        let name = rest.dropFirst().prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+        names.append(String(name))
+        rest = rest.dropFirst(1 + name.count)
+        if rest.first == "(" {
+            var depth = 0
+            while let character = rest.first {
+                rest = rest.dropFirst()
+                if character == "(" { depth += 1 } else if character == ")" { depth -= 1; if depth == 0 { break } }
+            }
+        }
+        rest = rest.drop { $0 == " " }
+    }
+    return names
+}
+
+/// `type` with `@Sendable` right after the global actor of each function type that has one
+/// (`@Sendable` written elsewhere in the same attributes moves there).
+func sendableGlobalActorFunctions(_ type: String) -> String {
+    guard type.utf8.contains(UInt8(ascii: "@")) else { return type }
+    let bytes = Array(type.utf8)
+    let count = bytes.count
+    func isNameByte(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "_") || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+            || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+            || byte >= 0x80
+    }
+    var output: [UInt8] = []
+    output.reserveCapacity(count + 10)
+    var i = 0
+    while i < count {
+        guard bytes[i] == UInt8(ascii: "@") else {
+            output.append(bytes[i])
+            i += 1
+            continue
+        }
+        // A run of attributes, each `@name` or `@name(…)`, separated by spaces.
+        var attributes: [(name: String, range: Range<Int>)] = []
+        var j = i
+        while j < count && bytes[j] == UInt8(ascii: "@") {
+            var k = j + 1
+            while k < count && isNameByte(bytes[k]) { k += 1 }
+            let name = String(decoding: bytes[(j + 1)..<k], as: UTF8.self)
+            if k < count && bytes[k] == UInt8(ascii: "(") {
+                var depth = 0
+                repeat {
+                    if bytes[k] == UInt8(ascii: "(") { depth += 1 } else if bytes[k] == UInt8(ascii: ")") { depth -= 1 }
+                    k += 1
+                } while k < count && depth > 0
+            }
+            attributes.append((name, j..<k))
+            var next = k
+            while next < count && bytes[next] == UInt8(ascii: " ") { next += 1 }
+            j = next < count && bytes[next] == UInt8(ascii: "@") ? next : k
+            if j == k { break }
+        }
+        let actor = attributes.firstIndex { isGlobalActorName($0.name) }
+        if let actor {
+            var first = true
+            for (index, attribute) in attributes.enumerated() where attribute.name != "Sendable" {
+                if !first { output.append(UInt8(ascii: " ")) }
+                first = false
+                output += bytes[attribute.range]
+                if index == actor { output += Array(" @Sendable".utf8) }
+            }
+        } else {
+            output += bytes[i..<j]
+        }
+        i = j
+    }
+    return String(decoding: output, as: UTF8.self)
+}

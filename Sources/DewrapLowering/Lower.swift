@@ -108,6 +108,7 @@ public func lower(_ source: [UInt8], fileName: String, options: LoweringOptions 
     }
     let tree = Parser.parse(source, lexed: lexed, bodies: options.bodies)
     var context = SourceContext(bytes: source, tree: tree, lineDirectives: options.lineDirectives, module: options.module)
+    context.swiftVersion = options.swiftVersion
     // The file's own wrappers win over `--wrapper-sources`, which win over the catalog.
     var shapes = options.wrapperShapes
     shapes.merge(WrapperShapes(context: context))
@@ -649,7 +650,7 @@ struct FileLowering {
             }
             writesMemberwise = true
         }
-        if container == .class && !initializers.isEmpty && !inheritsOnlyProtocols(type)
+        if container == .class && !initializers.isEmpty && !inheritsOnlyProtocols(type) && !inheritsDeclaredClass(type)
             && initializersDependOnSuperclass(type, initializers, properties: properties, stored: stored) {
             diagnostics.append(Diagnostic(.warning, at: context.tree.tokens[type.keyword].start,
                 "cannot lower '\(context.text(type.name))': assignments in its initializers depend on whether it has a superclass, which is not supported yet"))
@@ -665,6 +666,14 @@ struct FileLowering {
             }
             extensionInitializers.removeAll { isDelegating($0, context: context) }
         }
+        if let clash = nameDeclaredDifferentlyInBranches(stored),
+           (initializers + extensionInitializers).contains(where: { mentions($0, clash.name) }) {
+            // An init's `self.x = v` would mean a different thing in each branch; the rewrite (N-1) has one.
+            diagnostics.append(Diagnostic(.warning, at: context.tree.tokens[clash.binding.pattern.lower].start,
+                "cannot lower '\(context.text(type.name))': '\(clash.name)' is declared differently in '#if' branches, and its initializers assign it, which is not supported yet"))
+            leftNames.formUnion(properties.map(\.name))
+            return nil
+        }
         if writesMemberwise, !extensionInitializers.isEmpty, let placed = stored.first(where: { $0.placement != nil }) {
             diagnostics.append(Diagnostic(.warning, at: context.tree.tokens[placed.declarationStart].start,
                 "cannot lower '\(context.text(type.name))': an init in its extension would start with initial values from an '#if' region, which is not supported yet"))
@@ -674,7 +683,7 @@ struct FileLowering {
         var codingKeys: CodingKeysPlan?
         switch planCodingKeys(
             type: type, extensions: extensions, properties: properties, stored: stored, fileDeclaresCodingKeys: declaresCodingKeys,
-            context: context) {
+            writesMemberwise: writesMemberwise, context: context) {
         case .unchanged:
             break
         case .plan(let plan):
@@ -684,11 +693,41 @@ struct FileLowering {
             leftNames.formUnion(properties.map(\.name))
             return nil
         }
+        // K-4: `init(from:)` is written out only where the memberwise init takes declaration values away.
+        if let decoder = codingKeys?.initFromDecoder {
+            if !stored.contains(where: \.losesDeclarationValue) {
+                codingKeys?.initFromDecoder = nil
+            } else if let problem = initFromDecoderProblem(
+                type: type, stored: stored, keyOrder: decoder.keyOrder, leavesProperties: leavesProperties, context: context) {
+                diagnostics.append(problem)
+                leftNames.formUnion(properties.map(\.name))
+                return nil
+            }
+        }
         return TypePlan(type: type, container: container, properties: properties, writesMemberwise: writesMemberwise,
                         leavesProperties: leavesProperties,
                         isDerivedClass: container == .class && !inheritsOnlyProtocols(type),
                         initializers: initializers, extensionInitializers: extensionInitializers, stored: stored,
                         codingKeys: codingKeys)
+    }
+
+    /// Whether `name` is one of the tokens of an init's body.
+    private func mentions(_ initializer: FunctionDecl, _ name: String) -> Bool {
+        guard let body = initializer.body, let close = body.close else { return false }
+        return (body.open..<close).contains { context.tree.tokens[$0].kind == .identifier && context.text($0) == name }
+    }
+
+    /// A wrapped stored property of an `#if` branch whose name another branch declares without the
+    /// same storage (a plain property, or another wrapper), or nil.
+    private func nameDeclaredDifferentlyInBranches(_ stored: [StoredProperty]) -> StoredProperty? {
+        for (index, property) in stored.enumerated() where property.placement != nil {
+            for other in stored[(index + 1)...] where other.placement != nil && other.name == property.name {
+                if property.wrapped?.storageType != other.wrapped?.storageType {
+                    return property.wrapped != nil ? property : other
+                }
+            }
+        }
+        return nil
     }
 
     /// Whether the compiler's memberwise init leaves a wrapped property out (M-2): it is `private` or
@@ -714,6 +753,17 @@ struct FileLowering {
         return inheritedNames(first, context: context).allSatisfy { name in
             Self.knownProtocols.contains(name) || context.shapes.protocolParents[name] != nil
         }
+    }
+
+    /// Whether a class's first inheritance entry names a class declared in this file or another file
+    /// of the module (by one declaration): then it certainly has that superclass.
+    private func inheritsDeclaredClass(_ type: TypeDecl) -> Bool {
+        guard let first = type.inheritance.first else { return false }
+        let names = inheritedNames(first, context: context)
+        guard names.count == 1, let name = names.first else { return false }
+        if let kind = context.declarationIndex.types[name] { return kind == .class }
+        if let kind = context.module?.types[name] { return kind == .class }
+        return false
     }
 
     /// Protocols of the standard library, Foundation, Combine and SwiftUI that a class may adopt.
@@ -827,7 +877,8 @@ struct FileLowering {
         let memberwise = plan.writesMemberwise
             ? planMemberwiseInit(
                 type: plan.type, stored: plan.stored, sendable: sendable, qualification: qualification,
-                kept: plan.codingKeys?.keptInitializers ?? PropertyNames(), leavesProperties: plan.leavesProperties,
+                kept: plan.codingKeys?.initFromDecoder == nil ? plan.codingKeys?.keptInitializers ?? PropertyNames() : PropertyNames(),
+                leavesProperties: plan.leavesProperties,
                 context: context, into: &texts) : nil
         // The key path root of the enclosing-instance subscript, which only a class's properties use.
         let typeName = plan.container != .class ? "" : context.text(plan.type.name) + (plan.type.genericParameters.map {
@@ -852,6 +903,14 @@ struct FileLowering {
         if let memberwise {
             result += memberwise.strippedInitializers
             pending.append(PendingText(edit: result.count, text: memberwise.text))
+            result.append(Edit(start: memberwise.insertionPoint, end: memberwise.insertionPoint, text: []))
+        }
+        if let memberwise, let decoder = plan.codingKeys?.initFromDecoder {
+            let start = texts.count
+            writeInitFromDecoder(
+                type: plan.type, stored: plan.stored, keyOrder: decoder.keyOrder, memberwise: memberwise,
+                qualification: qualification, context: context, into: &texts)
+            pending.append(PendingText(edit: result.count, text: start..<texts.count))
             result.append(Edit(start: memberwise.insertionPoint, end: memberwise.insertionPoint, text: []))
         }
         if let insertion = plan.codingKeys?.insertion {

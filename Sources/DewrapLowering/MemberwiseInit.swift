@@ -59,6 +59,12 @@ struct StoredProperty {
         return binding.initializer != nil
     }
 
+    /// The written-out memberwise init takes its declaration value away (M-8 step 1; a lazy
+    /// property keeps its own), unless synthesized `init(from:)` keeps it there (K-1).
+    var losesDeclarationValue: Bool {
+        isIncluded && laziness == .notLazy && hasDeclarationValue
+    }
+
     /// Has an initial value or is default-initialized (M-7).
     var isInitializedAtDeclaration: Bool {
         if let wrapped { return wrapped.storageInitializedAtDeclaration }
@@ -295,6 +301,10 @@ private func renderInits(
         }
     }
 
+    // SE-0434 in Swift 6: the compiler's parameters have global-actor function types `@Sendable`.
+    func parameterType(_ type: String) -> String {
+        context.swiftVersion == .swift6 ? sendableGlobalActorFunctions(type) : type
+    }
     let typeLine = context.mappedLine(of: type.keyword)
     let newLine = context.lineBreak(mappedTo: typeLine)
     let lineEnding = context.lineEnding
@@ -392,7 +402,7 @@ private func renderInits(
                 } else if let written = stored[index].binding.type, context.isFunctionType(written) {
                     text.write(literal: "@escaping ")  // M-4, as for a plain property
                 }
-                text += valueType
+                text += parameterType(valueType)
                 if let initializer = wrapped.initializer {
                     text.write(literal: " = ")
                     text.append(initializer, from: context)
@@ -402,7 +412,7 @@ private func renderInits(
             } else {
                 text += name
                 text.write(literal: ": ")
-                text += wrapped.storageType
+                text += parameterType(wrapped.storageType)
                 let defaultStart = text.count
                 text.write(literal: " = ")
                 let written = writeStorageInitializer(for: wrapped, context: context, to: &text)
@@ -425,7 +435,7 @@ private func renderInits(
             text.write(literal: ": ")
             // M-4: a function-typed property is taken `@escaping` (only a written type can be one).
             if let written = stored[index].binding.type, context.isFunctionType(written) { text.write(literal: "@escaping ") }
-            text += type
+            text += parameterType(type)
             if let initializer = stored[index].binding.initializer {
                 text.write(literal: " = ")
                 text.append(initializer, from: context)
@@ -505,8 +515,10 @@ func isGlobalActorIsolated(_ type: TypeDecl, context: SourceContext) -> Bool {
 /// (`Date().description`), and operators on all of these certainly run
 /// without an actor. A free function might not.
 private func isActorFree(_ span: TokenSpan, sendable: SendableOracle, context: SourceContext) -> Bool {
+    // A closure literal: making it runs none of its body (its isolation is its type's).
+    if context.tree.tokens[span.lower].kind == .leftBrace, isOneClosure(span, context: context) { return true }
     // Tokens and bytes read through buffers taken once: an initializer is asked about token by token.
-    context.tree.tokens.withUnsafeBufferPointer { tokens in
+    return context.tree.tokens.withUnsafeBufferPointer { tokens in
         context.bytes.withUnsafeBufferPointer { bytes in
             for i in span.lower..<span.upper {
                 switch tokens[i].kind {
@@ -541,6 +553,21 @@ private func isActorFree(_ span: TokenSpan, sendable: SendableOracle, context: S
             return true
         }
     }
+}
+
+/// Whether `span` is one closure literal: its first `{` closes at its last token.
+private func isOneClosure(_ span: TokenSpan, context: SourceContext) -> Bool {
+    var depth = 0
+    for index in span.lower..<span.upper {
+        switch context.tree.tokens[index].kind {
+        case .leftBrace: depth += 1
+        case .rightBrace:
+            depth -= 1
+            if depth == 0 { return index == span.upper - 1 }
+        default: break
+        }
+    }
+    return false
 }
 
 /// `= nil` with a wrapper whose matching `init(wrappedValue:…)` takes
@@ -587,32 +614,11 @@ func extensionInitPrologue(
     context: SourceContext, into text: inout CodeText
 ) -> Edit? {
     guard let body = initializer.body, !plan.strippedInitializers.isEmpty || !plan.strippedWrapped.isEmpty else { return nil }
-    let stripped = Set(plan.strippedInitializers.map(\.start))
-    let tokens = context.tree.tokens
     let indent = context.indentation(of: body.items.isEmpty ? initializer.prefix.start : body.items[0].span.lower)
         + (body.items.isEmpty ? context.indentUnit : "")
-    let start = text.count
-    for property in stored where property.isIncluded {
-        if let wrapped = property.wrapped {
-            guard plan.strippedWrapped.contains(property.declarationStart) else { continue }
-            // In directive mode an initial value goes at its own line and column (`SourceContext.alignedLine(of:)`).
-            let alignedLine = context.alignedLine(of: wrapped.initializer)
-            text += (alignedLine.map { context.lineBreak(mappedTo: $0 - 1) } ?? context.lineEnding) + indent
-            text += "self._" + property.name + " = "
-            _ = writeStorageInitializer(
-                for: wrapped, qualifying: qualification, alignedTo: alignedLine == nil ? nil : wrapped.initializer,
-                context: context, to: &text)
-        } else if let initializer = property.binding.initializer,
-                  stripped.contains(tokens[(property.binding.type?.upper ?? property.binding.pattern.upper) - 1].end) {
-            let alignedLine = context.alignedLine(of: initializer)
-            text += (alignedLine.map { context.lineBreak(mappedTo: $0 - 1) } ?? context.lineEnding) + indent
-            text += "self." + property.name + " ="
-            if alignedLine == nil { text += " " } else { context.writeAlignment(of: initializer, to: &text) }
-            text.append(initializer, from: context, qualifying: qualification)
-        }
-    }
-    guard text.count > start else { return nil }
-    let position = tokens[body.open].end
+    guard writeStrippedValues(stored: stored, plan: plan, qualification: qualification, lineBreak: context.lineEnding,
+                              indent: indent, context: context, into: &text) else { return nil }
+    let position = context.tree.tokens[body.open].end
     return Edit(start: position, end: position, text: [])
 }
 

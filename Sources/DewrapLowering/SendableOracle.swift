@@ -129,6 +129,11 @@ struct SendableOracle {
 
     private func isSendable(_ type: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let first = type.first, let last = type.last else { return false }
+        if first == UInt8(ascii: "@") {
+            // A function type: `@Sendable`, or (SE-0434, Swift 6) isolated to a global actor.
+            let attributes = leadingTypeAttributes(String(decoding: type, as: UTF8.self))
+            return attributes.contains("Sendable") || context.swiftVersion == .swift6 && attributes.contains(where: isGlobalActorName)
+        }
         if last == UInt8(ascii: "?") || last == UInt8(ascii: "!") {
             return isSendable(type.dropping(first: 0, last: 1))
         }

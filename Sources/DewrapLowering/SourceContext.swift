@@ -38,6 +38,8 @@ struct SourceContext {
     var shapes: WrapperShapes {
         didSet { wrappersByName = WrappersByName() }
     }
+    /// The language mode the output is compiled in (SE-0434's `@Sendable` in memberwise parameters).
+    var swiftVersion: SwiftLanguageMode = .swift6
     /// The wrappers that names in the file name (nil: none), as found so far in `shapes`.
     private var wrappersByName = WrappersByName()
     /// Storage and projection types derived so far, shared by the copies of this context.

@@ -346,8 +346,9 @@ public struct WrapperShapes: Sendable {
 
     /// Whether a type inheriting `name` is `Encodable` or `Decodable`: one of
     /// the standard protocols, or a known protocol that refines one (K-1).
-    func isCodingProtocol(_ name: String) -> Bool {
-        func isStandard(_ name: String) -> Bool { name == "Codable" || name == "Decodable" || name == "Encodable" }
+    /// `decoding`: `Decodable` only (synthesis writes `init(from:)`).
+    func isCodingProtocol(_ name: String, decoding: Bool = false) -> Bool {
+        func isStandard(_ name: String) -> Bool { name == "Codable" || name == "Decodable" || (!decoding && name == "Encodable") }
         if isStandard(name) { return true }
         guard !protocolParents.isEmpty else { return false }  // nothing declared here refines them
         var seen: Set<String> = []

@@ -273,8 +273,9 @@ struct MemberMaker {
         case 9..<19: ("\\.isEnabled", "Bool", name)
         default: ("\\.self", "EnvironmentValues", "\(name).locale")
         }
-        // Without an annotation dewrap cannot read the type (no catalog of EnvironmentValues): left as written.
-        let annotation = dice.chance(80) ? ": " + type : ""
+        // Without an annotation dewrap reads the type from its catalog of EnvironmentValues; the stand-in's
+        // `locale` is a String where SwiftUI's (and the catalog's) is a Locale, so that one is always written.
+        let annotation = dice.chance(80) || key == "\\.locale" ? ": " + type : ""
         var member = Member(name: name, declaration: ["@Environment(\(key)) \(access.keyword)var \(name)\(annotation)"])
         if !access.isBelowInternal {
             member.parameter = MemberwiseParameter(label: name, hasDefault: true, argument: "Environment(\(key))")

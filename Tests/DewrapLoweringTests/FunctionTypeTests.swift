@@ -75,4 +75,34 @@ struct FunctionTypeTests {
         }
         #expect(found == ["a": true, "b": true, "c": false])
     }
+
+    /// SE-0434 as `-print-ast` shows the compiler's memberwise parameters in Swift 6 (checked with
+    /// swiftc 6.3.1): `@Sendable` after the global actor, wherever a function type has one.
+    @Test func globalActorFunctionTypesAreSendable() {
+        #expect(sendableGlobalActorFunctions("@MainActor () -> Void") == "@MainActor @Sendable () -> Void")
+        #expect(sendableGlobalActorFunctions("(@MainActor () -> Void)?") == "(@MainActor @Sendable () -> Void)?")
+        #expect(sendableGlobalActorFunctions("[@MainActor () -> Void]") == "[@MainActor @Sendable () -> Void]")
+        #expect(sendableGlobalActorFunctions("@MyActor (Int) -> Int") == "@MyActor @Sendable (Int) -> Int")
+        #expect(sendableGlobalActorFunctions("@Sendable @MainActor () -> Void") == "@MainActor @Sendable () -> Void")
+        #expect(sendableGlobalActorFunctions("@MainActor @Sendable () -> Void") == "@MainActor @Sendable () -> Void")
+        #expect(sendableGlobalActorFunctions("() -> @MainActor () -> Void") == "() -> @MainActor @Sendable () -> Void")
+        #expect(sendableGlobalActorFunctions("Binding<@MainActor () -> Void>") == "Binding<@MainActor @Sendable () -> Void>")
+        #expect(sendableGlobalActorFunctions("@Sendable () -> Void") == "@Sendable () -> Void")
+        #expect(sendableGlobalActorFunctions("@convention(c) (Int32) -> Int32") == "@convention(c) (Int32) -> Int32")
+        #expect(sendableGlobalActorFunctions("Action") == "Action")
+    }
+
+    /// K-4: the Optional types synthesized `init(from:)` decodes with `decodeIfPresent`, and the type it names.
+    @Test func optionalTypesForDecodeIfPresent() {
+        #expect(optionalWrapped("Int?") == "Int")
+        #expect(optionalWrapped("Int!") == "Int")
+        #expect(optionalWrapped("Optional<String>") == "String")
+        #expect(optionalWrapped("[String: Int]?") == "[String: Int]")
+        #expect(optionalWrapped("Int??") == "Int?")
+        #expect(optionalWrapped("(() -> Void)?") == "(() -> Void)")
+        #expect(optionalWrapped("Int") == nil)
+        #expect(optionalWrapped("[Int?]") == nil)
+        #expect(optionalWrapped("() -> Int?") == nil)
+        #expect(optionalWrapped("Result<Int?, Error>") == nil)
+    }
 }
