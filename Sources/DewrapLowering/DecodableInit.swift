@@ -82,7 +82,7 @@ func writeInitFromDecoder(
     default: break
     }
     text.write(literal: "init(from decoder: any Decoder) throws {")
-    writeStrippedValues(stored: stored, plan: memberwise, qualification: qualification, lineStart: newLine + inner,
+    writeStrippedValues(stored: stored, plan: memberwise, qualification: qualification, lineBreak: newLine, indent: inner,
                         context: context, into: &text)
     text += newLine
     text += inner
@@ -107,11 +107,12 @@ func writeInitFromDecoder(
 }
 
 /// The values a memberwise plan took from their declarations, one assignment each in declaration
-/// order, each after `lineStart` (a line break and the indentation). Shared by `init(from:)` and the
+/// order, each after `lineBreak` and `indent` (in directive mode, an initial value on a line of its own
+/// at its own column instead: `SourceContext.alignedLine(of:)`). Shared by `init(from:)` and the
 /// M-8 prologue of an extension's init. Returns whether it wrote any.
 @discardableResult
 func writeStrippedValues(
-    stored: [StoredProperty], plan: MemberwisePlan, qualification: StaticQualification, lineStart: String,
+    stored: [StoredProperty], plan: MemberwisePlan, qualification: StaticQualification, lineBreak: String, indent: String,
     context: SourceContext, into text: inout CodeText
 ) -> Bool {
     let stripped = Set(plan.strippedInitializers.map(\.start))
@@ -120,11 +121,19 @@ func writeStrippedValues(
     for property in stored where property.isIncluded || property.wrapped != nil {
         if let wrapped = property.wrapped {
             guard plan.strippedWrapped.contains(property.declarationStart) else { continue }
-            text += lineStart + "self._" + property.name + " = "
-            _ = writeStorageInitializer(for: wrapped, qualifying: qualification, context: context, to: &text)
+            // In directive mode an initial value goes at its own line and column (`SourceContext.alignedLine(of:)`).
+            let alignedLine = context.alignedLine(of: wrapped.initializer)
+            text += (alignedLine.map { context.lineBreak(mappedTo: $0 - 1) } ?? lineBreak) + indent
+            text += "self._" + property.name + " = "
+            _ = writeStorageInitializer(
+                for: wrapped, qualifying: qualification, alignedTo: alignedLine == nil ? nil : wrapped.initializer,
+                context: context, to: &text)
         } else if let initializer = property.binding.initializer,
                   stripped.contains(tokens[(property.binding.type?.upper ?? property.binding.pattern.upper) - 1].end) {
-            text += lineStart + "self." + property.name + " = "
+            let alignedLine = context.alignedLine(of: initializer)
+            text += (alignedLine.map { context.lineBreak(mappedTo: $0 - 1) } ?? lineBreak) + indent
+            text += "self." + property.name + " ="
+            if alignedLine == nil { text += " " } else { context.writeAlignment(of: initializer, to: &text) }
             text.append(initializer, from: context, qualifying: qualification)
         }
     }

@@ -157,8 +157,13 @@ struct InitializerRewrite {
             diagnostics.append(Diagnostic(.error, at: tokens[i + 1].start, "'self' used before all stored properties are initialized"))
             return
         }
-        let value = context.text(TokenSpan(i + 2, span.upper))
-        let text = "self._\(name) = " + storageInitializer(for: property, value: value, qualifying: qualification, context: context)!
+        let valueSpan = TokenSpan(i + 2, span.upper)
+        let value = context.text(valueSpan)
+        // In directive mode the value goes at its own line and column (`SourceContext.alignedLine(of:)`).
+        let alignedLine = context.alignedLine(of: valueSpan)
+        let start = alignedLine.map { context.statementStart(at: span.lower, mappedTo: $0 - 1) } ?? ""
+        let text = start + "self._\(name) = " + storageInitializer(
+            for: property, value: value, qualifying: qualification, alignedTo: alignedLine == nil ? nil : valueSpan, context: context)!
         edits.append(Edit(start: tokens[span.lower].start, end: tokens[span.upper - 1].end, text: Array(text.utf8)))
     }
 }

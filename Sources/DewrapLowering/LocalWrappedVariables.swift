@@ -191,8 +191,13 @@ struct LocalWrappedVariables {
             result.append(Edit(start: tokens[property.declaration.prefix.start].start,
                                end: tokens[property.declaration.span.upper - 1].end, text: Array(text.utf8)))
             for statement in local.firstAssignments {
-                let value = context.text(TokenSpan(statement.span.lower + 2, statement.span.upper))
-                let text = "_\(property.name) = " + storageInitializer(for: property, value: value, context: context)!
+                let valueSpan = TokenSpan(statement.span.lower + 2, statement.span.upper)
+                let value = context.text(valueSpan)
+                // In directive mode the value goes at its own line and column (`SourceContext.alignedLine(of:)`).
+                let alignedLine = context.alignedLine(of: valueSpan)
+                let start = alignedLine.map { context.statementStart(at: statement.span.lower, mappedTo: $0 - 1) } ?? ""
+                let text = start + "_\(property.name) = " + storageInitializer(
+                    for: property, value: value, alignedTo: alignedLine == nil ? nil : valueSpan, context: context)!
                 result.append(Edit(start: tokens[statement.span.lower].start, end: tokens[statement.span.upper - 1].end,
                                    text: Array(text.utf8)))
             }
@@ -209,8 +214,13 @@ struct LocalWrappedVariables {
         let storageName = "_" + property.name
         let access = storageName + String(repeating: ".wrappedValue", count: 1 + property.inner.count)
 
-        var storage = "var \(storageName): \(property.storageType)"
-        if let initializer = storageInitializer(for: property, context: context) { storage += " = " + initializer }
+        // In directive mode the initial value goes at its own line and column (`SourceContext.alignedLine(of:)`).
+        let alignedLine = context.alignedLine(of: property.initializer)
+        var storage = alignedLine.map { context.statementStart(at: property.declaration.prefix.start, mappedTo: $0 - 1) } ?? ""
+        storage += "var \(storageName): \(property.storageType)"
+        let initializer = storageInitializer(
+            for: property, alignedTo: alignedLine == nil ? nil : property.initializer, context: context)
+        if let initializer { storage += " = " + initializer }
         // a local's accessors are never `mutating` or `nonmutating`.
         var computed = "var \(property.name): \(property.valueType) {" + open + "get { \(access) }"
         if property.setter != .none {

@@ -341,12 +341,14 @@ private func renderInits(
         bodyStart = text.count
         text.write(literal: " {")
     }
-    func startStatement(at declarationStart: Int) {
+    /// With `alignedLine` (the line of an initial value the statement copies, `SourceContext.alignedLine(of:)`),
+    /// mapped to the line before it: the value then goes on a line of its own.
+    func startStatement(at declarationStart: Int, alignedLine: Int? = nil) {
         statementStart = text.count
         if context.lineDirectives == nil {
             text += lineEnding
         } else {
-            text += context.lineBreak(mappedTo: context.mappedLine(of: declarationStart))
+            text += context.lineBreak(mappedTo: alignedLine.map { $0 - 1 } ?? context.mappedLine(of: declarationStart))
         }
         text.write(context.bytes, indent)
         text += unit
@@ -370,19 +372,24 @@ private func renderInits(
         where (stored[index].isIncluded || strippedWrapped.contains(stored[index].declarationStart))
             && !kept.contains(stored[index].name) && stored[index].laziness == .notLazy {
             if let wrapped = stored[index].wrapped {
-                startStatement(at: stored[index].declarationStart)
+                let alignedLine = context.alignedLine(of: wrapped.initializer)
+                startStatement(at: stored[index].declarationStart, alignedLine: alignedLine)
                 text.write(literal: "self._")
                 text += stored[index].name
                 text.write(literal: " = ")
                 // None without a construction at the declaration: the statement is taken back.
-                let written = writeStorageInitializer(for: wrapped, qualifying: qualification, context: context, to: &text)
+                let written = writeStorageInitializer(
+                    for: wrapped, qualifying: qualification, alignedTo: alignedLine == nil ? nil : wrapped.initializer,
+                    context: context, to: &text)
                 assert(written == wrapped.storageInitializedAtDeclaration)
                 if !written { text.truncate(to: statementStart) }
             } else if let initializer = stored[index].binding.initializer {
-                startStatement(at: stored[index].declarationStart)
+                let alignedLine = context.alignedLine(of: initializer)
+                startStatement(at: stored[index].declarationStart, alignedLine: alignedLine)
                 text.write(literal: "self.")
                 text += stored[index].name
-                text.write(literal: " = ")
+                text.write(literal: " =")
+                if alignedLine == nil { text.write(literal: " ") } else { context.writeAlignment(of: initializer, to: &text) }
                 text.append(initializer, from: context, qualifying: qualification)
             }
         }
@@ -631,8 +638,8 @@ func extensionInitPrologue(
     guard let body = initializer.body, !plan.strippedInitializers.isEmpty || !plan.strippedWrapped.isEmpty else { return nil }
     let indent = context.indentation(of: body.items.isEmpty ? initializer.prefix.start : body.items[0].span.lower)
         + (body.items.isEmpty ? context.indentUnit : "")
-    guard writeStrippedValues(stored: stored, plan: plan, qualification: qualification, lineStart: context.lineEnding + indent,
-                              context: context, into: &text) else { return nil }
+    guard writeStrippedValues(stored: stored, plan: plan, qualification: qualification, lineBreak: context.lineEnding,
+                              indent: indent, context: context, into: &text) else { return nil }
     let position = context.tree.tokens[body.open].end
     return Edit(start: position, end: position, text: [])
 }

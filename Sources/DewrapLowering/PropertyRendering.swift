@@ -95,6 +95,12 @@ private func writeProperty<Output: CodeOutput>(
         }
     }
 
+    // In directive mode the initial value goes on a line of its own, at its own column, so that a problem
+    // in it is reported where it is written; the storage's first line is mapped to the line before.
+    let alignedLine = writesStorageInitializer ? context.alignedLine(of: property.initializer) : nil
+    if let alignedLine {
+        text.write(string: context.statementStart(at: declaration.prefix.start, mappedTo: alignedLine - 1))
+    }
     // S-1: `private`, `final private` in a class, `private static` for a static property (X-2).
     if !spi.isEmpty { text.write(spi) }
     if property.isStatic {
@@ -113,7 +119,9 @@ private func writeProperty<Output: CodeOutput>(
     if writesStorageInitializer {
         let mark = text.count
         text.write(literal: " = ")
-        if !writeStorageInitializer(for: property, context: context, to: &text) { text.truncate(to: mark) }
+        let written = writeStorageInitializer(
+            for: property, alignedTo: alignedLine == nil ? nil : property.initializer, context: context, to: &text)
+        if !written { text.truncate(to: mark) }
     }
     writeLineStart(&text)
 
@@ -288,19 +296,23 @@ private func outdented(_ text: String, by unit: String, eol: String) -> String {
 /// initial value and the arguments get `Self.` (see `StaticQualification`).
 func storageInitializer(
     for property: WrappedProperty, value: String? = nil, qualifying qualification: StaticQualification? = nil,
-    context: SourceContext
+    alignedTo alignment: TokenSpan? = nil, context: SourceContext
 ) -> String? {
     var text = CodeText()
-    guard writeStorageInitializer(for: property, value: value, qualifying: qualification, context: context, to: &text) else {
+    guard writeStorageInitializer(
+        for: property, value: value, qualifying: qualification, alignedTo: alignment, context: context, to: &text
+    ) else {
         return nil
     }
     return String(decoding: text.slice, as: UTF8.self)
 }
 
 /// `storageInitializer` written to `text`; false, with nothing written, when there is none.
+/// With `alignedTo` (directive mode, `SourceContext.alignedLine(of:)`), the wrapped value (`value`,
+/// or the initial value) is written on a line of its own at the column of that span of the source.
 func writeStorageInitializer<Output: CodeOutput>(
     for property: WrappedProperty, value: String? = nil, qualifying qualification: StaticQualification? = nil,
-    context: SourceContext, to text: inout Output
+    alignedTo alignment: TokenSpan? = nil, context: SourceContext, to text: inout Output
 ) -> Bool {
     if !property.inner.isEmpty {
         // A-7: `A(wrappedValue: B(wrappedValue: e, bArgs…), aArgs…)`, each wrapper's arguments with its own init.
@@ -310,12 +322,22 @@ func writeStorageInitializer<Output: CodeOutput>(
             text.append(span, from: context, qualifying: qualification)
             return String(decoding: text.slice, as: UTF8.self)
         }
-        guard var composed = value ?? property.initializer.map(copied) else { return false }
+        guard let wrappedValue = value ?? property.initializer.map(copied) else { return false }
         let layers = [(property.wrapper, property.attributeArguments)] + property.inner.map { ($0.wrapper, $0.attributeArguments) }
-        for (wrapper, span) in layers.reversed() {
-            composed = "\(wrapper.name)(wrappedValue: \(composed)\(span.map { ", " + copied($0) } ?? ""))"
+        var opening = ""
+        var closing = ""
+        for (wrapper, span) in layers {
+            opening += "\(wrapper.name)(wrappedValue: "
+            closing = "\(span.map { ", " + copied($0) } ?? ""))" + closing
         }
-        text.write(string: composed)
+        if let alignment {
+            text.write(string: String(opening.dropLast()))
+            context.writeAlignment(of: alignment, to: &text)
+        } else {
+            text.write(string: opening)
+        }
+        text.write(string: wrappedValue)
+        text.write(string: closing)
         return true
     }
     let name = property.wrapper.name
@@ -326,7 +348,8 @@ func writeStorageInitializer<Output: CodeOutput>(
     }
     if let value {
         text.write(string: name)
-        text.write(literal: "(wrappedValue: ")
+        text.write(literal: "(wrappedValue:")
+        if let alignment { context.writeAlignment(of: alignment, to: &text) } else { text.write(literal: " ") }
         text.write(string: value)
         writeArguments(&text)
         text.write(literal: ")")
@@ -335,7 +358,8 @@ func writeStorageInitializer<Output: CodeOutput>(
     switch property.storageStart {
     case .wrappedValue:
         text.write(string: name)
-        text.write(literal: "(wrappedValue: ")
+        text.write(literal: "(wrappedValue:")
+        if let alignment { context.writeAlignment(of: alignment, to: &text) } else { text.write(literal: " ") }
         text.append(property.initializer!, from: context, qualifying: qualification)
         writeArguments(&text)
         text.write(literal: ")")

@@ -250,6 +250,42 @@ struct SourceContext {
         return lineEnding + sourceLocation(lineDirectives, line: line) + lineEnding
     }
 
+    // MARK: - The user's expressions at their own column (directive mode)
+
+    /// Directive mode: the line of the user's expression `span` when generated code copies it so
+    /// that the compiler reports a problem in it at its own line and column, not the generated
+    /// code's: the generated statement then starts on a line mapped to the line before
+    /// (`statementStart(at:mappedTo:)` or `lineBreak(mappedTo:)` with this line minus one), and
+    /// `writeAlignment(of:to:)` puts the expression on a line of its own, after blanks up to its
+    /// column. `#sourceLocation` may stand only between declarations and statements, and the
+    /// generated text before the expression (`private var _x: W<T> = W(wrappedValue: `) is always
+    /// longer than the original's (`@W private var x: T = `), so the expression cannot share
+    /// that line. Nil outside directive mode, and for an expression on line 1 (no line before).
+    func alignedLine(of span: TokenSpan?) -> Int? {
+        guard lineDirectives != nil, let span, !span.isEmpty else { return nil }
+        let line = lines.location(of: tree.tokens[span.lower].start).line
+        return line > 1 ? line : nil
+    }
+
+    /// A line break and blanks up to the column of `span`'s first token (counted in UTF-8
+    /// bytes, as swiftc counts), where `alignedLine(of:)` said the expression goes.
+    func writeAlignment<Output: CodeOutput>(of span: TokenSpan, to text: inout Output) {
+        text.write(string: lineEnding)
+        text.write(string: String(repeating: " ", count: lines.location(of: tree.tokens[span.lower].start).column - 1))
+    }
+
+    /// Directive mode: what replaces the start of a statement at `token` whose first line is to
+    /// be mapped to `line`: `#sourceLocation` after the blanks that precede the token on its line,
+    /// or, when code precedes it there, on a line of its own; then the line's indentation.
+    func statementStart(at token: Int, mappedTo line: Int) -> String {
+        let name = lineDirectives ?? ""
+        let indentation = indentationRange(of: token)
+        let onlyBlanksBefore = indentation.upperBound == tree.tokens[token].start
+            && (indentation.lowerBound == 0 || bytes[indentation.lowerBound - 1] == 10 || bytes[indentation.lowerBound - 1] == 13)
+        let directive = sourceLocation(name, line: line) + lineEnding + string(fromBytes: indentation)
+        return onlyBlanksBefore ? directive : lineEnding + directive
+    }
+
     /// The line of `token` for `lineBreak(mappedTo:)`: found only in directive
     /// mode, where it is written (0 otherwise; a line lookup is a binary search).
     func mappedLine(of token: Int) -> Int {
