@@ -472,9 +472,12 @@ private func renderInits(
         if !stored[index].isIncluded {
             // M-8 step 4: its value, where the compiler's init evaluates it.
             guard let wrapped = stored[index].wrapped, strippedWrapped.contains(stored[index].declarationStart) else { continue }
-            startStatement(at: stored[index].declarationStart)
+            let alignedLine = context.alignedLine(of: wrapped.initializer)
+            startStatement(at: stored[index].declarationStart, alignedLine: alignedLine)
             text.write("self._", name, " = ")
-            _ = writeStorageInitializer(for: wrapped, qualifying: qualification, context: context, to: &text)
+            _ = writeStorageInitializer(
+                for: wrapped, qualifying: qualification, alignedTo: alignedLine == nil ? nil : wrapped.initializer,
+                context: context, to: &text)
             continue
         }
         startStatement(at: stored[index].declarationStart)
@@ -517,8 +520,9 @@ func optionalType(_ type: String) -> String {
         switch byte {
         case UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "<"): depth += 1
         case UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: ">"): depth -= 1
-        case UInt8(ascii: " "), UInt8(ascii: "-"), UInt8(ascii: "&"), UInt8(ascii: "@") where depth == 0:
-            return "(" + type + ")?"
+        case UInt8(ascii: " "), UInt8(ascii: "-"), UInt8(ascii: "&"), UInt8(ascii: "@"):
+            // At the top level only: `[String: Int]` needs no parentheses.
+            if depth == 0 { return "(" + type + ")?" }
         default: break
         }
     }
