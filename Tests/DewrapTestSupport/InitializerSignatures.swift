@@ -57,10 +57,13 @@ public enum InitializerSignatures {
         var depth = 0
         var start = signature.index(after: open)
         var index = start
+        var previous: Character = " "
         while index < signature.endIndex {
             let character = signature[index]
+            defer { previous = character }
             if "([<{".contains(character) { depth += 1 }
-            if ")]>}".contains(character) {
+            // The `>` of a function type's `->` closes nothing.
+            if ")]}".contains(character) || (character == ">" && previous != "-") {
                 if depth == 0 {
                     let piece = signature[start..<index]
                     if let colon = piece.firstIndex(of: ":") { labels.append(piece[..<colon].trimmingCharacters(in: .whitespaces)) }

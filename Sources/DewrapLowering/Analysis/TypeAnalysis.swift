@@ -141,8 +141,9 @@ extension FileLowering {
             }
             extensionInitializers.removeAll { isDelegating($0, context: context) }
         }
-        if let clash = nameDeclaredDifferentlyInBranches(stored),
-           (initializers + extensionInitializers).contains(where: { mentions($0, clash.name) }) {
+        if let clash = namesDeclaredDifferentlyInBranches(stored).first(where: { clash in
+            (initializers + extensionInitializers).contains { mentions($0, clash.name) }
+        }) {
             // An init's `self.x = v` would mean a different thing in each branch; the rewrite (N-1) has one.
             diagnostics.append(Diagnostic(.warning, at: context.tree.tokens[clash.binding.pattern.lower].start,
                 "cannot lower '\(context.text(type.name))': '\(clash.name)' is declared differently in '#if' branches, and its initializers assign it, which is not supported yet"))
@@ -192,17 +193,20 @@ extension FileLowering {
         return (body.open..<close).contains { context.tree.tokens[$0].kind == .identifier && context.text($0) == name }
     }
 
-    /// A wrapped stored property of an `#if` branch whose name another branch declares without the
-    /// same storage (a plain property, or another wrapper), or nil.
-    func nameDeclaredDifferentlyInBranches(_ stored: [StoredProperty]) -> StoredProperty? {
+    /// The wrapped stored properties of `#if` branches whose names another branch declares without
+    /// the same storage (a plain property, or another wrapper) or its value at the declaration.
+    func namesDeclaredDifferentlyInBranches(_ stored: [StoredProperty]) -> [StoredProperty] {
+        var result: [StoredProperty] = []
         for (index, property) in stored.enumerated() where property.placement != nil {
             for other in stored[(index + 1)...] where other.placement != nil && other.name == property.name {
-                if property.wrapped?.storageType != other.wrapped?.storageType {
-                    return property.wrapped != nil ? property : other
+                // Another storage, or one given its value at the declaration in one branch only.
+                if property.wrapped?.storageType != other.wrapped?.storageType
+                    || property.isInitializedAtDeclaration != other.isInitializedAtDeclaration {
+                    result.append(property.wrapped != nil ? property : other)
                 }
             }
         }
-        return nil
+        return result
     }
 
     /// Whether the compiler's memberwise init leaves a wrapped property out (M-2): it is `private` or
