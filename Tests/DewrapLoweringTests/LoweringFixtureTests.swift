@@ -70,6 +70,10 @@ struct LoweringFixtureTests {
         "lowering/CodingKeysLeaveOut": [
             (#"verbose: Bool = Field(help: "say more")"#, "verbose: Bool = false"),
         ],
+        "lowering/WrapperAliases": [
+            ("volume: Int = Percent(0...100)", "volume: Int = 150"),
+            ("balance: Double = Bounded(0.0...1.0)", "balance: Double = 0.5"),
+        ],
         "lowering/NilLiteralDefault": [
             (#"a: Int? = Tagged(tag: "a")"#, "a: Int? = nil"),
             (#"c: _OptionalNilComparisonType = Defaulted(help: "c")"#, "c: _OptionalNilComparisonType = nil"),

@@ -274,6 +274,9 @@ public struct WrapperShapes: Sendable {
     /// inherits (last name component, compositions split): enough to tell that
     /// a type conforming to `ParsableCommand` is `Decodable` (K-1).
     public private(set) var protocolParents: [String: [String]] = [:]
+    /// Typealiases that may name a wrapper type (`typealias Field<Value> = FieldProperty<Self, Value>`),
+    /// top level or in an extension (a protocol's): resolved when a wrapper attribute names one.
+    private(set) var aliases: [String: WrapperAlias] = [:]
 
     public init() {}
 
@@ -285,9 +288,10 @@ public struct WrapperShapes: Sendable {
     /// The wrappers and protocols declared in a parsed file. `borrowing`: an init takes its
     /// arguments owned, and the caller's copy of the context was for nothing kept.
     init(context: borrowing SourceContext) {
-        Self.readDeclarations(in: context, protocol: { name, parents in protocolParents[name, default: []] += parents }) {
-            name, shape in byName[name] = shape
-        }
+        Self.readDeclarations(
+            in: context, protocol: { name, parents in protocolParents[name, default: []] += parents },
+            alias: { name, alias in aliases[name] = alias }
+        ) { name, shape in byName[name] = shape }
     }
 
     /// The wrapper named `name` as `source` declares it (a built-in's declaration): read
@@ -304,7 +308,8 @@ public struct WrapperShapes: Sendable {
     /// Reads the wrappers (each with its extensions) and the protocols (each with the names
     /// it inherits) declared at the top level of a parsed file, in any `#if` branch, in order.
     private static func readDeclarations(
-        in context: SourceContext, protocol: (String, [String]) -> Void, wrapper: (String, WrapperShape) -> Void
+        in context: SourceContext, protocol: (String, [String]) -> Void, alias: (String, WrapperAlias) -> Void = { _, _ in },
+        wrapper: (String, WrapperShape) -> Void
     ) {
         var wrappers: [TypeDecl] = []
         // Matched to a wrapper by name only when there is one: most files declare none, and a
@@ -316,6 +321,11 @@ public struct WrapperShapes: Sendable {
                 switch item {
                 case .type(let type) where type.kind == .extension:
                     extensions.append(type)
+                    for case .other(let declaration) in type.body?.items ?? [] where declaration.kind == .typealias {
+                        if let (name, read) = WrapperAlias.read(declaration, context: context) { alias(name, read) }
+                    }
+                case .other(let declaration) where declaration.kind == .typealias:
+                    if let (name, read) = WrapperAlias.read(declaration, context: context) { alias(name, read) }
                 case .type(let type) where type.prefix.attributes.contains(where: { context.span($0.name, isSpelled: "propertyWrapper") }):
                     wrappers.append(type)
                 case .type(let type) where type.kind == .protocol:
@@ -342,6 +352,7 @@ public struct WrapperShapes: Sendable {
         includesCatalog = includesCatalog || other.includesCatalog
         byName.merge(other.byName) { _, new in new }
         protocolParents.merge(other.protocolParents) { old, new in old + new }
+        aliases.merge(other.aliases) { _, new in new }
     }
 
     /// Whether a type inheriting `name` is `Encodable` or `Decodable`: one of
@@ -366,12 +377,98 @@ public struct WrapperShapes: Sendable {
 
     /// The shape for an attribute name as written: `State`, `SwiftUI.State`.
     public func shape(named name: String) -> WrapperShape? {
+        shape(named: name, aliasesFollowed: 0)
+    }
+
+    private func shape(named name: String, aliasesFollowed: Int) -> WrapperShape? {
         // Most files declare no wrapper: skip hashing the name for an empty table.
         if !byName.isEmpty, let shape = byName[name] { return shape }
         if let last = nameAfterLastDot(name) {
             return byName[last] ?? (includesCatalog ? WrapperCatalog.shape(named: last) : nil)
         }
-        return includesCatalog ? WrapperCatalog.shape(named: name) : nil
+        if let shape = includesCatalog ? WrapperCatalog.shape(named: name) : nil { return shape }
+        // A typealias of a wrapper type (of another alias, a few deep).
+        guard !aliases.isEmpty, aliasesFollowed < 4, let alias = aliases[name],
+              let target = shape(named: alias.target, aliasesFollowed: aliasesFollowed + 1) else { return nil }
+        return target.aliased(as: name, alias)
+    }
+}
+
+/// `typealias Name<P…> = Target<A…>`: a wrapper attribute may name the wrapper through it. The
+/// compiler then uses the alias as the wrapper type (`_x: Name<T>`, `Name(wrappedValue: e)`),
+/// with the target's members, its generic parameters bound to the alias's arguments.
+struct WrapperAlias: Sendable {
+    var parameters: [String]
+    /// The target's name (its last component) and generic arguments, as type tokens.
+    var target: String
+    var arguments: [[String]]
+
+    static func read(_ declaration: OtherDecl, context: SourceContext) -> (String, WrapperAlias)? {
+        guard let nameToken = declaration.names.first else { return nil }
+        let tokens = context.tree.tokens
+        var i = nameToken + 1
+        var parameters: [String] = []
+        if i < declaration.span.upper, context.token(i, isSpelled: "<") {
+            i += 1
+            while i < declaration.span.upper, !context.token(i, isSpelled: ">") {
+                if tokens[i].kind == .identifier && (context.token(i - 1, isSpelled: "<") || tokens[i - 1].kind == .comma) {
+                    parameters.append(context.text(i))
+                }
+                i += 1
+            }
+            i += 1
+        }
+        guard i < declaration.span.upper, tokens[i].kind == .equal else { return nil }
+        var target = typeTokens(context.text(TokenSpan(i + 1, declaration.span.upper)))
+        // The base name (its last component) and its generic arguments, split at top-level commas.
+        guard let open = target.firstIndex(of: "<") ?? Optional(target.count), open > 0 else { return nil }
+        let base = target[open - 1]
+        var arguments: [[String]] = []
+        if open < target.count {
+            guard target.last == ">" else { return nil }
+            var depth = 0
+            var current: [String] = []
+            for token in target[(open + 1)..<(target.count - 1)] {
+                if ["<", "(", "["].contains(token) { depth += 1 }
+                if [">", ")", "]"].contains(token) { depth -= 1 }
+                if token == "," && depth == 0 {
+                    arguments.append(current)
+                    current = []
+                } else {
+                    current.append(token)
+                }
+            }
+            arguments.append(current)
+        }
+        target.removeAll()
+        guard let first = base.first, first.isLetter || first == "_" else { return nil }
+        return (context.text(nameToken), WrapperAlias(parameters: parameters, target: base, arguments: arguments))
+    }
+}
+
+extension WrapperShape {
+    /// This wrapper as `alias` names it: the alias's name and generic parameters, the member
+    /// types with this wrapper's generic parameters bound to the alias's arguments.
+    func aliased(as name: String, _ alias: WrapperAlias) -> WrapperShape? {
+        guard alias.arguments.count == genericParameters.count else { return nil }
+        var bindings: [String: [String]] = [:]
+        for (parameter, argument) in zip(genericParameters, alias.arguments) { bindings[parameter] = argument }
+        func bound(_ type: String) -> String { typeText(substitute(typeTokens(type), bindings)) }
+        func bound(_ member: Member) -> Member {
+            var member = member
+            member.type = bound(member.type)
+            return member
+        }
+        let initializers = self.initializers.map { initializer in
+            var initializer = initializer
+            initializer.parameterTypes = initializer.parameterTypes.map(bound)
+            initializer.sameType = initializer.sameType.map { (bound($0.0), bound($0.1)) }
+            return initializer
+        }
+        return WrapperShape(
+            name: name, kind: kind, genericParameters: alias.parameters, initializers: initializers,
+            wrappedValue: bound(wrappedValue), projectedValue: projectedValue.map(bound), enclosingInstance: enclosingInstance,
+            nestedTypes: nestedTypes, sendable: sendable)
     }
 }
 
