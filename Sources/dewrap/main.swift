@@ -28,9 +28,19 @@ func main() -> ExitStatus {
                     return .failure
                 }
             }
-            let jobs = try plan(invocation)
-            if case .path(let folder) = invocation.destination, writesIntoFolder(invocation) {
-                do { try makeFolder(folder) } catch {
+            let inputs = try expandInputs(invocation)
+            let jobs = try plan(invocation, inputs: inputs)
+            if case .path(let folder) = invocation.destination, writesIntoFolder(invocation, inputs: inputs) {
+                do throws(FileError) {
+                    try makeFolder(folder)
+                    // The subfolders of files found in folder inputs, each made once.
+                    var made: Set<String> = [folder]
+                    for job in jobs {
+                        guard case .file(let target) = job.output, let slash = target.lastIndex(of: "/") else { continue }
+                        let parent = String(target[..<slash])
+                        if made.insert(parent).inserted { try makeFolder(parent) }
+                    }
+                } catch {
                     writeStandardError("dewrap: error: \(error.message)\n")
                     return .failure
                 }
