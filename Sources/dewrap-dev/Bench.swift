@@ -208,19 +208,22 @@ struct BenchError: Error {
 
 // MARK: - Printing
 
-private func fixed(_ value: Double, _ digits: Int = 0) -> String {
+func fixed(_ value: Double, _ digits: Int = 0) -> String {
     String(format: "%.\(digits)f", value)
 }
 
-private func printTable(_ header: [String], _ rows: [[String]]) {
+/// A table with a rule under the header; the `left` columns aligned left, the others right.
+func printTable(_ header: [String], _ rows: [[String]], left: Set<Int> = [0]) {
     let all = [header] + rows
     let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
     for (index, row) in all.enumerated() {
         let cells = row.enumerated().map { column, cell in
-            column == 0 ? cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+            left.contains(column) ? cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
                         : String(repeating: " ", count: widths[column] - cell.count) + cell
         }
-        print(cells.joined(separator: "  "))
+        var line = cells.joined(separator: "  ")
+        while line.hasSuffix(" ") { line.removeLast() }
+        print(line)
         if index == 0 { print(widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")) }
     }
 }
