@@ -2,6 +2,18 @@
 // into one generated `.swift` file, with `#sourceLocation` lines so that the
 // compiler reports problems at the `.swift.dewrap` file and line. Settings
 // come from a `.dewrap.json` file (Configuration.swift).
+//
+// Each file is lowered as part of its module (issue 21): the target's plain
+// `.swift` files are passed as `--module-sources` (their declarations,
+// wrappers and wrapped properties are read, never written) and the Swift files
+// of the targets it depends on as `--wrapper-sources` (the wrappers they
+// declare), so that no one writes a flag for either. Those files are not the
+// lowering commands' inputs: one more command writes a module index
+// (`dewrap --module-index`), a digest of what lowering reads from them, only
+// when that digest changes, and the lowering commands depend on the index. So
+// touching one `.swift.dewrap` file lowers that file again, and touching a
+// plain file lowers them all again only when its declarations changed (an
+// edit inside a function body, a comment or the layout does not).
 import Foundation
 import PackagePlugin
 
@@ -15,19 +27,39 @@ struct DewrapPlugin: BuildToolPlugin {
         let dewrap = try context.tool(named: "dewrap").url
         let configuration = ConfigurationFile.find(in: [target.directoryURL, context.package.directoryURL])
         let root = target.directoryURL.standardizedFileURL.path
-        return files.map { file in
+
+        let moduleSources = target.sourceFiles(withSuffix: ".swift").map { $0.url.standardizedFileURL.path }.sorted()
+        let wrapperSources = target.recursiveTargetDependencies
+            .compactMap { $0 as? SourceModuleTarget }
+            .flatMap { $0.sourceFiles(withSuffix: ".swift").map { $0.url.standardizedFileURL.path }.sorted() }
+        let sources = moduleSources.flatMap { ["--module-sources", $0] } + wrapperSources.flatMap { ["--wrapper-sources", $0] }
+        var commands: [Command] = []
+        var indexInputs: [URL] = []
+        if !sources.isEmpty {
+            // Swift comments only: SwiftPM compiles a `.swift` output (an empty file) and would make any other a resource.
+            let index = context.pluginWorkDirectoryURL.appendingPathComponent("dewrap-module-index.swift")
+            commands.append(.buildCommand(
+                displayName: "Indexing the declarations of \(target.name)'s Swift files for dewrap",
+                executable: dewrap,
+                arguments: ["--module-index", index.path] + sources,
+                inputFiles: (moduleSources + wrapperSources).map { URL(fileURLWithPath: $0) } + [dewrap],
+                outputFiles: [index]))
+            indexInputs = [index]
+        }
+        for file in files {
             let input = file.url.standardizedFileURL
             var relative = input.path
             if relative.hasPrefix(root + "/") { relative = String(relative.dropFirst(root.count + 1)) }
             let output = context.pluginWorkDirectoryURL.appendingPathComponent(generatedName(for: relative))
-            return .buildCommand(
+            commands.append(.buildCommand(
                 displayName: "Lowering \(relative) with dewrap",
                 executable: dewrap,
-                arguments: (configuration?.arguments ?? [])
+                arguments: (configuration?.arguments ?? []) + sources
                     + ["--line-directives", "--source-name", input.path, input.path, "-o", output.path],
-                inputFiles: [input, dewrap] + (configuration?.inputFiles ?? []),
-                outputFiles: [output])
+                inputFiles: [input, dewrap] + indexInputs + (configuration?.inputFiles ?? []),
+                outputFiles: [output]))
         }
+        return commands
     }
 }
 

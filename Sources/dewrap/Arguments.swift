@@ -6,6 +6,9 @@ struct Invocation: Equatable {
         case emitTree
         case help
         case version
+        /// `--module-index FILE`: write the digest of what lowering reads from the module and
+        /// wrapper sources (ModuleIndex.swift); lower nothing.
+        case writeModuleIndex(String)
     }
 
     enum Destination: Equatable {
@@ -126,6 +129,12 @@ let usageText = """
                           lowered or written. A note lists their uses of a
                           property the run lowers ('$x') that would need
                           rewriting.
+      --module-index FILE Lower nothing: write FILE, a digest of what lowering
+                          reads from the --module-sources and --wrapper-sources
+                          files (their declarations, not comments, layout or
+                          function bodies), only when it changes. A build step
+                          that lowers a file can depend on FILE instead of on
+                          all of those files (the build plugin does).
       --swift-version 5|6 The language mode the output is compiled in (default 6).
                           In 5, a type that Swift 5 infers @MainActor from a
                           wrapped property (@ObservedObject, @StateObject, ...)
@@ -216,6 +225,8 @@ func parseArguments(_ arguments: [String]) throws(UsageError) -> Invocation {
                 invocation.wrapperSources.append(try value(for: argument))
             case "--module-sources":
                 invocation.moduleSources.append(try value(for: argument))
+            case "--module-index":
+                invocation.action = .writeModuleIndex(try value(for: argument))
             case "--swift-version":
                 invocation.swiftVersion = try swiftVersion(value(for: argument, "5 or 6"))
             case "--emit-tokens":
@@ -267,6 +278,16 @@ func parseArguments(_ arguments: [String]) throws(UsageError) -> Invocation {
 
     // --help and --version win over everything else, as in most tools.
     if invocation.action == .help || invocation.action == .version { return invocation }
+
+    if case .writeModuleIndex = invocation.action {
+        if let input = invocation.inputs.first {
+            throw UsageError(message: "'--module-index' writes only the index; it lowers no input ('\(input)')")
+        }
+        if outputPath != nil || inPlace || !comparisonFlags.isEmpty || !emitFlags.isEmpty || invocation.lineDirectives {
+            throw UsageError(message: "'--module-index' writes only the index; it takes no '-o', '--in-place', '--check', '--diff', '--emit-…' or '--line-directives'")
+        }
+        return invocation
+    }
 
     if invocation.inputs.isEmpty { invocation.inputs = ["-"] }
     if invocation.inputs.filter({ $0 == "-" }).count > 1 {

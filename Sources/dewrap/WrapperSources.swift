@@ -12,13 +12,16 @@ import Darwin
 /// The files are only read, never lowered or written.
 func readWrapperSources(_ paths: [String]) throws(FileError) -> WrapperShapes {
     var shapes = WrapperShapes()
-    for path in paths {
-        let files = isDirectory(path) ? swiftFiles(inFolder: path).map { joined(path, $0) } : [path]
-        for file in files {
-            shapes.merge(WrapperShapes(readingDeclarationsIn: try readInput(file)))
-        }
+    for file in wrapperSourceFiles(paths) {
+        shapes.merge(WrapperShapes(readingDeclarationsIn: try readInput(file)))
     }
     return shapes
+}
+
+/// The files the `--wrapper-sources` paths name: a file as given (reading it reports a missing
+/// one), a folder's `.swift` files.
+func wrapperSourceFiles(_ paths: [String]) -> [String] {
+    paths.flatMap { path in isDirectory(path) ? swiftFiles(inFolder: path).map { joined(path, $0) } : [path] }
 }
 
 /// `relative` inside `folder`.

@@ -18,6 +18,24 @@ func main() -> ExitStatus {
         case .version:
             writeStandardOutputIgnoringFailure("dewrap \(version)\n")
             return .success
+        case .writeModuleIndex(let path):
+            var invocation = invocation
+            do throws(FileError) {
+                if let configuration = invocation.configuration {
+                    do throws(ConfigurationError) {
+                        invocation.apply(try readConfiguration(configuration))
+                    } catch {
+                        writeStandardError(error.text)
+                        return .failure
+                    }
+                }
+                try writeModuleIndex(path, moduleSources: moduleSourceFiles(invocation.moduleSources, inputs: []),
+                                     wrapperSources: wrapperSourceFiles(invocation.wrapperSources))
+            } catch {
+                writeStandardError("dewrap: error: \(error.message)\n")
+                return .failure
+            }
+            return .success
         case .lower, .emitTokens, .emitTree:
             var invocation = invocation
             if let path = invocation.configuration {

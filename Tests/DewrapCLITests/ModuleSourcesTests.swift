@@ -161,3 +161,73 @@ import Testing
         #expect(noPath.stderr.hasPrefix("dewrap: error: option '--module-sources' needs a path\n"))
     }
 }
+
+/// `--module-index FILE`: a digest of what lowering reads from the module and wrapper sources,
+/// written only when it changes (the build plugin's lowering commands depend on it).
+@Suite struct ModuleIndexTests {
+    let models = """
+        enum SortOrder {
+            case name, date
+        }
+        struct Store {
+            static let shared = Store()
+            init() {
+                print("made")
+            }
+            func title() -> String {
+                "Store"
+            }
+        }
+
+        """
+
+    @Test func writtenOnlyWhenWhatLoweringReadsChanges() throws {
+        let folder = try makeScratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("Models.swift")
+        let index = folder.appendingPathComponent("index.swift")
+        try write(models, to: file)
+        let arguments = ["--module-index", "index.swift", "--module-sources", "Models.swift", "--wrapper-sources", "Models.swift"]
+        func run() throws -> [UInt8] {
+            let outcome = try runDewrap(arguments, in: folder)
+            #expect(outcome.status == 0 && outcome.stderr.isEmpty && outcome.stdout.isEmpty, "\(outcome.stderr)")
+            return try bytes(of: index)
+        }
+        let first = try run()
+        let text = String(decoding: first, as: UTF8.self)
+        let lines = text.split(separator: "\n")
+        #expect(lines.count == 3 && lines.allSatisfy { $0.hasPrefix("// ") })
+        #expect(lines[1].hasPrefix("// module ") && lines[1].hasSuffix(" Models.swift"))
+        #expect(lines[2].hasPrefix("// wrapper ") && lines[2].hasSuffix(" Models.swift"))
+
+        // Unchanged: not written again (its inode stays; a rewrite renames a new file over it).
+        let inode = try FileManager.default.attributesOfItem(atPath: index.path)[.systemFileNumber] as? Int
+        #expect(try run() == first)
+        #expect(try FileManager.default.attributesOfItem(atPath: index.path)[.systemFileNumber] as? Int == inode)
+
+        // Comments, layout and function bodies: the same index.
+        for edit in [models.replacingOccurrences(of: "print(\"made\")", with: "print(\"made\", 1) // and a comment"),
+                     models.replacingOccurrences(of: "\"Store\"", with: "\"A store\"\n"),
+                     models.replacingOccurrences(of: "    case name, date", with: "    case name,   date  /* … */")] {
+            try write(edit, to: file)
+            #expect(try run() == first, "\(edit)")
+        }
+        #expect(try FileManager.default.attributesOfItem(atPath: index.path)[.systemFileNumber] as? Int == inode)
+        // A declaration, an initial value, a signature, a `$x` in a body: another index.
+        for edit in [models.replacingOccurrences(of: "case name, date", with: "case name, date, size"),
+                     models.replacingOccurrences(of: "static let shared = Store()", with: "static let shared: Store? = nil"),
+                     models.replacingOccurrences(of: "func title() -> String", with: "func title() -> Substring"),
+                     models.replacingOccurrences(of: "print(\"made\")", with: "print($made)")] {
+            try write(edit, to: file)
+            #expect(try run() != first, "\(edit)")
+        }
+    }
+
+    @Test func itLowersNothing() throws {
+        let outcome = try runDewrap(["--module-index", "index.swift", "View.swift"])
+        #expect(outcome.status == 64)
+        #expect(outcome.stderr.hasPrefix("dewrap: error: '--module-index' writes only the index; it lowers no input ('View.swift')\n"))
+        let output = try runDewrap(["--module-index", "index.swift", "-o", "x"])
+        #expect(output.status == 64)
+    }
+}
