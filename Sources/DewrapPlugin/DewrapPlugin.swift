@@ -9,11 +9,14 @@
 // of the targets it depends on as `--wrapper-sources` (the wrappers they
 // declare), so that no one writes a flag for either. Those files are not the
 // lowering commands' inputs: one more command writes a module index
-// (`dewrap --module-index`), a digest of what lowering reads from them, only
-// when that digest changes, and the lowering commands depend on the index. So
-// touching one `.swift.dewrap` file lowers that file again, and touching a
-// plain file lowers them all again only when its declarations changed (an
-// edit inside a function body, a comment or the layout does not).
+// (`dewrap --write-module-index`: a digest of what lowering reads from each
+// file, and what lowering would otherwise read every file for) only when it
+// changes, and the lowering commands depend on the index and read it
+// (`--module-index`). So touching one `.swift.dewrap` file lowers that file
+// again, and touching a plain file lowers them all again only when its
+// declarations changed (an edit inside a function body, a comment or the
+// layout does not); and a lowering command reads only the plain files that
+// declare a wrapper, not all of them.
 import Foundation
 import PackagePlugin
 
@@ -35,16 +38,20 @@ struct DewrapPlugin: BuildToolPlugin {
         let sources = moduleSources.flatMap { ["--module-sources", $0] } + wrapperSources.flatMap { ["--wrapper-sources", $0] }
         var commands: [Command] = []
         var indexInputs: [URL] = []
+        var indexArguments: [String] = []
         if !sources.isEmpty {
             // Swift comments only: SwiftPM compiles a `.swift` output (an empty file) and would make any other a resource.
             let index = context.pluginWorkDirectoryURL.appendingPathComponent("dewrap-module-index.swift")
             commands.append(.buildCommand(
                 displayName: "Indexing the declarations of \(target.name)'s Swift files for dewrap",
                 executable: dewrap,
-                arguments: ["--module-index", index.path] + sources,
-                inputFiles: (moduleSources + wrapperSources).map { URL(fileURLWithPath: $0) } + [dewrap],
+                // The settings' wrapper and module sources are indexed too.
+                arguments: (configuration?.arguments ?? []) + ["--write-module-index", index.path] + sources,
+                inputFiles: (moduleSources + wrapperSources).map { URL(fileURLWithPath: $0) } + [dewrap]
+                    + (configuration?.inputFiles ?? []),
                 outputFiles: [index]))
             indexInputs = [index]
+            indexArguments = moduleSources.isEmpty ? [] : ["--module-index", index.path]
         }
         for file in files {
             let input = file.url.standardizedFileURL
@@ -54,7 +61,7 @@ struct DewrapPlugin: BuildToolPlugin {
             commands.append(.buildCommand(
                 displayName: "Lowering \(relative) with dewrap",
                 executable: dewrap,
-                arguments: (configuration?.arguments ?? []) + sources
+                arguments: (configuration?.arguments ?? []) + sources + indexArguments
                     + ["--line-directives", "--source-name", input.path, input.path, "-o", output.path],
                 inputFiles: [input, dewrap] + indexInputs + (configuration?.inputFiles ?? []),
                 outputFiles: [output]))

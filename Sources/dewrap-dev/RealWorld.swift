@@ -52,7 +52,8 @@ private struct RepositoryRow {
     var newParseErrors: [String] = []
     var status: Int32 = 0
     var seconds = 0.0
-    var timing: (dewrap: Double, swiftc: Double)?
+    /// `--in-place-timing`: user and system seconds of each side (medians).
+    var timing: Timing?
 
     mutating func add(_ other: RepositoryRow) {
         files += other.files
@@ -68,12 +69,24 @@ private struct RepositoryRow {
         status = max(status, other.status)
         seconds += other.seconds
         if let timing = other.timing {
-            let sum = self.timing ?? (0, 0)
-            self.timing = (sum.dewrap + timing.dewrap, sum.swiftc + timing.swiftc)
+            let sum = self.timing ?? Timing()
+            self.timing = Timing(dewrap: sum.dewrap + timing.dewrap, swiftc: sum.swiftc + timing.swiftc)
         }
     }
 
     func count(_ counts: [String: Int], _ names: [String]) -> Int { names.reduce(0) { $0 + (counts[$1] ?? 0) } }
+}
+
+private struct Usage {
+    var user = 0.0
+    var system = 0.0
+    var total: Double { user + system }
+    static func + (a: Usage, b: Usage) -> Usage { Usage(user: a.user + b.user, system: a.system + b.system) }
+}
+
+private struct Timing {
+    var dewrap = Usage()
+    var swiftc = Usage()
 }
 
 struct RealWorldError: Error {
@@ -148,12 +161,16 @@ func realWorld(_ settings: RealWorldSettings) throws -> Bool {
     if settings.inPlaceTiming {
         print("")
         print("in-place timing: one core (taskset -c 0 where available), user + system seconds, median of \(settings.runs):")
-        print("`dewrap -j 1 -i COPY` against `swiftc -frontend -parse` of the same files; ratio = swiftc / dewrap")
-        printTable(["repository", "files", "MB", "dewrap s", "dewrap MB/s", "swiftc s", "swiftc MB/s", "ratio"], (rows + [total]).compactMap { row in
+        print("`dewrap -j 1 -i COPY` (each changed file flushed to disk before its rename) against `swiftc -frontend -parse` of the")
+        print("same files; MB/s of user + system; ratio = swiftc / dewrap, user + system")
+        printTable(["repository", "files", "MB", "dewrap user s", "sys s", "MB/s", "swiftc user s", "sys s", "MB/s", "ratio"],
+                   (rows + [total]).compactMap { row in
             guard let timing = row.timing else { return nil }
             let megabytes = Double(row.bytes) / 1e6
-            return [row.name, String(row.files), fixed(megabytes, 1), fixed(timing.dewrap, 3), fixed(megabytes / timing.dewrap),
-                    fixed(timing.swiftc, 3), fixed(megabytes / timing.swiftc, 1), fixed(timing.swiftc / timing.dewrap, 1) + "×"]
+            return [row.name, String(row.files), fixed(megabytes, 1),
+                    fixed(timing.dewrap.user, 3), fixed(timing.dewrap.system, 3), fixed(megabytes / timing.dewrap.total),
+                    fixed(timing.swiftc.user, 3), fixed(timing.swiftc.system, 3), fixed(megabytes / timing.swiftc.total, 1),
+                    fixed(timing.swiftc.total / timing.dewrap.total, 1) + "×"]
         })
     }
     return total.status == 0 && total.errors.isEmpty && total.newParseErrors.isEmpty
@@ -222,18 +239,18 @@ private func lowerRepository(_ repository: String, _ settings: RealWorldSettings
 
     if settings.inPlaceTiming {
         let pin = FileManager.default.isExecutableFile(atPath: "/usr/bin/taskset") ? ["/usr/bin/taskset", "-c", "0"] : []
-        var dewrapTimes: [Double] = []
+        var dewrapTimes: [Usage] = []
         for _ in 0..<max(settings.runs, 1) {
             try freshCopy(of: source, at: copy)
             let usage = runWithUsage(pin + [settings.dewrap, "-j", "1", "-i", copy])
-            dewrapTimes.append(usage.user + usage.system)
+            dewrapTimes.append(Usage(user: usage.user, system: usage.system))
         }
         let parse = pin + [settings.swiftc, "-frontend", "-parse"] + relativePaths.map { source + "/" + $0 }
         let swiftcTimes = (0..<max(settings.runs, 1)).map { _ in
             let usage = runWithUsage(parse)
-            return usage.user + usage.system
+            return Usage(user: usage.user, system: usage.system)
         }
-        row.timing = (median(dewrapTimes), median(swiftcTimes))
+        row.timing = Timing(dewrap: median(dewrapTimes), swiftc: median(swiftcTimes))
     }
     try? FileManager.default.removeItem(atPath: copy)
     return row
@@ -324,9 +341,10 @@ private func isFolder(_ path: String) -> Bool {
     return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
 }
 
-private func median(_ values: [Double]) -> Double {
-    let sorted = values.sorted()
-    return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+/// The run whose user + system time is the median.
+private func median(_ values: [Usage]) -> Usage {
+    let sorted = values.sorted { $0.total < $1.total }
+    return sorted.isEmpty ? Usage() : sorted[sorted.count / 2]
 }
 
 /// User and system seconds of one child process (`wait4`'s resource usage), output discarded.

@@ -6,8 +6,8 @@ struct Invocation: Equatable {
         case emitTree
         case help
         case version
-        /// `--module-index FILE`: write the digest of what lowering reads from the module and
-        /// wrapper sources (ModuleIndex.swift); lower nothing.
+        /// `--write-module-index FILE`: write the index of the module and wrapper sources
+        /// (ModuleIndex.swift); lower nothing.
         case writeModuleIndex(String)
     }
 
@@ -52,6 +52,11 @@ struct Invocation: Equatable {
     var wrapperSources: [String] = []
     /// `--module-sources PATH` (repeatable): files or folders of the same module, read, never written.
     var moduleSources: [String] = []
+    /// `--module-index FILE`: what `--write-module-index` wrote for the module sources, read
+    /// instead of most of them.
+    var moduleIndex: String?
+    /// `--file-by-file`: each input is lowered alone, as the only file of its module.
+    var fileByFile = false
     /// `--swift-version 5|6`: the language mode the output is compiled in; nil
     /// when not given (6, unless the configuration file says otherwise).
     var swiftVersion: Int?
@@ -129,12 +134,20 @@ let usageText = """
                           lowered or written. A note lists their uses of a
                           property the run lowers ('$x') that would need
                           rewriting.
-      --module-index FILE Lower nothing: write FILE, a digest of what lowering
-                          reads from the --module-sources and --wrapper-sources
-                          files (their declarations, not comments, layout or
-                          function bodies), only when it changes. A build step
-                          that lowers a file can depend on FILE instead of on
-                          all of those files (the build plugin does).
+      --write-module-index FILE
+                          Lower nothing: write FILE, an index of the
+                          --module-sources and --wrapper-sources files (a digest
+                          of what lowering reads from each: not comments, layout
+                          or function bodies; their wrappers, wrapped properties
+                          and $x uses), only when it changes. A build step that
+                          lowers a file can depend on FILE instead of on all of
+                          those files (the build plugin does).
+      --file-by-file      Lower each input alone, as the only file of its module:
+                          no declarations, wrappers or $x of the other inputs
+                          (for inputs of several modules at once).
+      --module-index FILE Read the index FILE that --write-module-index wrote
+                          for the same --module-sources, instead of reading
+                          each of them for what it holds. It must be current.
       --swift-version 5|6 The language mode the output is compiled in (default 6).
                           In 5, a type that Swift 5 infers @MainActor from a
                           wrapped property (@ObservedObject, @StateObject, ...)
@@ -225,8 +238,13 @@ func parseArguments(_ arguments: [String]) throws(UsageError) -> Invocation {
                 invocation.wrapperSources.append(try value(for: argument))
             case "--module-sources":
                 invocation.moduleSources.append(try value(for: argument))
-            case "--module-index":
+            case "--write-module-index":
                 invocation.action = .writeModuleIndex(try value(for: argument))
+            case "--file-by-file":
+                invocation.fileByFile = true
+            case "--module-index":
+                guard invocation.moduleIndex == nil else { throw UsageError(message: "option '--module-index' is given more than once") }
+                invocation.moduleIndex = try value(for: argument)
             case "--swift-version":
                 invocation.swiftVersion = try swiftVersion(value(for: argument, "5 or 6"))
             case "--emit-tokens":
@@ -281,12 +299,19 @@ func parseArguments(_ arguments: [String]) throws(UsageError) -> Invocation {
 
     if case .writeModuleIndex = invocation.action {
         if let input = invocation.inputs.first {
-            throw UsageError(message: "'--module-index' writes only the index; it lowers no input ('\(input)')")
+            throw UsageError(message: "'--write-module-index' writes only the index; it lowers no input ('\(input)')")
         }
-        if outputPath != nil || inPlace || !comparisonFlags.isEmpty || !emitFlags.isEmpty || invocation.lineDirectives {
-            throw UsageError(message: "'--module-index' writes only the index; it takes no '-o', '--in-place', '--check', '--diff', '--emit-…' or '--line-directives'")
+        if outputPath != nil || inPlace || !comparisonFlags.isEmpty || !emitFlags.isEmpty || invocation.lineDirectives
+            || invocation.moduleIndex != nil {
+            throw UsageError(message: "'--write-module-index' writes only the index; it takes no '-o', '--in-place', '--check', '--diff', '--emit-…', '--line-directives' or '--module-index'")
         }
         return invocation
+    }
+    if invocation.fileByFile && (!invocation.moduleSources.isEmpty || invocation.moduleIndex != nil) {
+        throw UsageError(message: "'--file-by-file' lowers each input alone; it cannot be used with '--module-sources' or '--module-index'")
+    }
+    if invocation.moduleIndex != nil && invocation.moduleSources.isEmpty && invocation.configuration == nil {
+        throw UsageError(message: "'--module-index' describes module sources; give them with '--module-sources'")
     }
 
     if invocation.inputs.isEmpty { invocation.inputs = ["-"] }

@@ -13,11 +13,13 @@ import Darwin
 /// (read when a file first needs them) give each file the types that initial values and
 /// `@Environment` keys name in the others, and a wrapper declared in one is known in all.
 /// Inputs that cannot be read are left out here; their jobs report them. Nothing read is kept: a
-/// run holds no more files in memory than it lowers at once.
-func readModule(_ inputs: [String], moduleSources: [String], wrapperShapes: inout WrapperShapes) -> ModuleSources? {
+/// run holds no more files in memory than it lowers at once. With a module index, only the module
+/// sources it says spell `@propertyWrapper` are read for wrappers.
+func readModule(_ inputs: [String], moduleSources: [String], moduleIndex: [String: ModuleIndexEntry]? = nil,
+                wrapperShapes: inout WrapperShapes) -> ModuleSources? {
     let paths = inputs.filter { $0 != "-" } + moduleSources
     guard paths.count > 1 || !moduleSources.isEmpty else { return nil }
-    for path in paths {
+    for path in paths where moduleIndex?[path].map(\.declaresWrapper) ?? true {
         // The module's own wrappers win over `--wrapper-sources`, as a file's own do.
         guard let source = try? readInput(path) else { continue }
         wrapperShapes.merge(WrapperShapes(readingModule: [source]))
@@ -32,9 +34,14 @@ func moduleSourceFiles(_ paths: [String], inputs: [String]) throws(FileError) ->
     var seen = Set(inputs.compactMap { $0 == "-" ? nil : FileIdentity(path: $0) })
     var files: [String] = []
     for path in paths {
-        guard fileExists(path) else { throw FileError("read", path) }
-        let found = isDirectory(path) ? swiftFiles(inFolder: path).map { joined(path, $0) } : [path]
-        for file in found {
+        // One `stat` for a file (a build plugin names hundreds of them).
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw FileError("read", path) }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else {
+            if seen.insert(FileIdentity(info)).inserted { files.append(path) }
+            continue
+        }
+        for file in swiftFiles(inFolder: path).map({ joined(path, $0) }) {
             guard let identity = FileIdentity(path: file), seen.insert(identity).inserted else { continue }
             files.append(file)
         }
@@ -75,25 +82,40 @@ struct ModuleSourceUses {
 /// of a lowered name, and only when one is found somewhere (or an input has a `$name` of one it
 /// did not rewrite) the files that spell one of those names are lowered, in memory, as if they
 /// were inputs that know the run's lowered names (`moduleProjections`). A `$x` that lowering
-/// rewrites there, and that is not the file's own, is a use to report.
+/// rewrites there, and that is not the file's own, is a use to report. With a module index
+/// (`--module-index`), which lists each file's wrapped names and the `$name`s it does not resolve
+/// itself, only the files that use a lowered name are read, and lowered.
 ///
 /// `run` holds each input's first lowering (nil for one that was not lowered), `runPaths` their
 /// paths; `options` are the run's (the module's declarations and wrappers included).
-func moduleSourceUses(_ files: [String], run: [LoweringResult.Projections?], runPaths: [String],
-                      options: LoweringOptions) -> ModuleSourceUses {
+func moduleSourceUses(_ files: [String], moduleIndex: [String: ModuleIndexEntry]? = nil, run: [LoweringResult.Projections?],
+                      runPaths: [String], options: LoweringOptions) -> ModuleSourceUses {
     var uses = ModuleSourceUses()
     let lowered = LoweringResult.Projections.acrossFiles(run).names
     guard !files.isEmpty, !lowered.isEmpty else { return uses }
     // Names an input may still have to rewrite, and names a module source spells as `$name`.
     var asked = Set(run.compactMap { $0?.unresolved }.joined()).intersection(lowered)
     var spelled = Array(repeating: false, count: files.count)
-    for (index, file) in files.enumerated() {
-        guard let source = try? readInput(file) else { continue }
-        let names = dollarNames(in: source, among: lowered)
-        spelled[index] = !names.isEmpty
-        asked.formUnion(names)
+    var indexed: Set<String>?
+    if let moduleIndex {
+        var wrapped = Set<String>()
+        for (position, file) in files.enumerated() {
+            guard let entry = moduleIndex[file] else { continue }
+            wrapped.formUnion(entry.wrapped)
+            spelled[position] = entry.uses.contains(where: lowered.contains)
+        }
+        indexed = wrapped
+        uses.wrapped = wrapped.sorted()
+        guard spelled.contains(true) else { return uses }
+    } else {
+        for (position, file) in files.enumerated() {
+            guard let source = try? readInput(file) else { continue }
+            let names = dollarNames(in: source, among: lowered)
+            spelled[position] = !names.isEmpty
+            asked.formUnion(names)
+        }
+        guard !asked.isEmpty else { return uses }
     }
-    guard !asked.isEmpty else { return uses }
 
     var loweredIn: [String: String] = [:]
     for (index, projections) in run.enumerated() {
@@ -102,8 +124,10 @@ func moduleSourceUses(_ files: [String], run: [LoweringResult.Projections?], run
     var wrapped = Set<String>()
     var candidates: [(path: String, source: [UInt8], rewritten: [(offset: Int, name: String)])] = []
     for (index, file) in files.enumerated() {
+        // With an index, only the files that use a lowered name; without, those that spell one.
+        if indexed != nil && !spelled[index] { continue }
         guard let source = try? readInput(file), notSwiftSource(source) == nil,
-              spelled[index] || asked.contains(where: { contains(source, $0) }) else { continue }
+              spelled[index] || asked.contains(where: { bytes(source, contain: $0) }) else { continue }
         var fileOptions = options
         fileOptions.lineDirectives = nil
         fileOptions.strict = false
@@ -121,7 +145,7 @@ func moduleSourceUses(_ files: [String], run: [LoweringResult.Projections?], run
         }
         if !rewritten.isEmpty { candidates.append((file, source, rewritten)) }
     }
-    uses.wrapped = wrapped.sorted()
+    if let indexed { wrapped = indexed } else { uses.wrapped = wrapped.sorted() }
     for candidate in candidates {
         let diagnostics = candidate.rewritten.filter { !wrapped.contains($0.name) }.map { use in
             Diagnostic(.note, at: use.offset, "'$\(use.name)' would need rewriting to '_$\(use.name)': '\(use.name)' is lowered in '\(loweredIn[use.name] ?? "another input")'; this file is a module source, read but not written")
@@ -131,9 +155,9 @@ func moduleSourceUses(_ files: [String], run: [LoweringResult.Projections?], run
     return uses
 }
 
-/// The names in `names` that `source` spells right after a `$` (a byte scan: in comments and
-/// string literals too; lowering decides what is a use).
-private func dollarNames(in source: [UInt8], among names: Set<String>) -> Set<String> {
+/// The names in `names` (all names, without it) that `source` spells right after a `$` (a byte
+/// scan: in comments and string literals too; lowering decides what is a use). `$0` is not one.
+func dollarNames(in source: [UInt8], among names: Set<String>? = nil) -> Set<String> {
     var found = Set<String>()
     source.withUnsafeBufferPointer { bytes in
         guard let base = bytes.baseAddress else { return }
@@ -142,9 +166,9 @@ private func dollarNames(in source: [UInt8], among names: Set<String>) -> Set<St
             let start = base.distance(to: hit.assumingMemoryBound(to: UInt8.self)) + 1
             var end = start
             while end < bytes.count && isIdentifierByte(bytes[end]) { end += 1 }
-            if end > start {
+            if end > start && !(bytes[start] >= UInt8(ascii: "0") && bytes[start] <= UInt8(ascii: "9")) {
                 let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
-                if names.contains(name) { found.insert(name) }
+                if names?.contains(name) ?? true { found.insert(name) }
             }
             from = end
         }
@@ -162,7 +186,7 @@ private func isIdentifier(_ name: String) -> Bool {
 }
 
 /// Whether `source` holds the bytes of `text`: its first byte found with `memchr`, then the rest compared.
-private func contains(_ source: [UInt8], _ text: String) -> Bool {
+func bytes(_ source: [UInt8], contain text: String) -> Bool {
     let needle = Array(text.utf8)
     guard let first = needle.first else { return true }
     return source.withUnsafeBufferPointer { bytes in

@@ -1,33 +1,56 @@
-// `--module-index FILE`: for build systems (the build plugin). A build step that lowers one file
-// reads the module sources and wrapper sources too; declaring all of them as its inputs would
-// lower every file again whenever one of them is touched. Instead one step writes FILE, a digest
-// of what lowering reads from them, and rewrites it only when that digest changes; the lowering
-// steps name FILE as their input, not the sources (README, "As a build step").
+// The module index, for build systems (the build plugin). A build step that lowers one file reads
+// the module sources and wrapper sources too; declaring all of them as its inputs would lower every
+// file again whenever one of them is touched, and reading them all costs each step more than
+// lowering its file. Instead one step, `--write-module-index FILE`, reads them once and writes FILE,
+// rewriting it only when its contents change: a digest of what lowering reads from each file, and
+// what the lowering steps would otherwise read every file for. The lowering steps name FILE as their
+// input, not the sources, and read it with `--module-index FILE` (README, "As a build step").
+import DewrapLowering
 import DewrapSyntax
 
-/// The index's text: a header, then a line per file, `module` or `wrapper`, the digest of what
-/// lowering reads from it (`readDigest`) in hexadecimal, and its path (adding, removing or renaming
-/// a file changes the index too). Every line is a Swift comment: SwiftPM compiles a build
-/// command's `.swift` outputs and makes any other output a resource of the target (a resource
-/// bundle and its accessor), so the build plugin names its index `….swift`, an empty file to swiftc.
+/// What the index holds about one module source.
+struct ModuleIndexEntry: Equatable {
+    /// The file spells `@propertyWrapper`: a run reads it for the wrappers it declares.
+    var declaresWrapper = false
+    /// The member properties it declares with a wrapper (it keeps them wrapped).
+    var wrapped: [String] = []
+    /// The `$name`s it uses that are not its own properties' or locals' (a file lowering does not
+    /// read: every `$name` it spells).
+    var uses: [String] = []
+}
+
+/// The index's text: a header, then a line per file. For a module source, `module`, the digest of
+/// what lowering reads from it (`readDigest`) in hexadecimal, `wrapper` or `-` (`declaresWrapper`),
+/// its wrapped names and its uses (comma-separated, `-` for none), and its path; for a wrapper
+/// source, `wrapper`, the digest and the path. Adding, removing or renaming a file changes it too.
+/// Every line is a Swift comment: SwiftPM compiles a build command's `.swift` outputs and makes any
+/// other output a resource of the target (a resource bundle and its accessor), so the build plugin
+/// names its index `….swift`, an empty file to swiftc.
+///
+/// The module sources are lowered in memory (with the wrappers and declarations of all of them)
+/// for their wrapped names and uses; everything the index says follows from their tokens outside
+/// function bodies and their `$name`s, which the digests cover, so an index written again with the
+/// same digests is the same.
 func moduleIndex(moduleSources: [String], wrapperSources: [String]) throws(FileError) -> [UInt8] {
-    var text = "// dewrap module index, format 1, dewrap \(version): what lowering reads from these files\n"
-    for (role, files) in [("module", moduleSources), ("wrapper", wrapperSources)] {
-        for file in files {
-            let digest = readDigest(try readInput(file))
-            let hex = String(digest, radix: 16)
-            // A line break in a path would end the comment: written as `\n`, as is a backslash as `\\`.
-            var path = ""
-            for character in file.unicodeScalars {
-                switch character {
-                case "\\": path += "\\\\"
-                case "\n": path += "\\n"
-                case "\r": path += "\\r"
-                default: path.unicodeScalars.append(character)
-                }
-            }
-            text += "// \(role) \(String(repeating: "0", count: 16 - hex.count) + hex) \(path)\n"
+    var text = "// dewrap module index, format 2, dewrap \(version): what lowering reads from these files\n"
+    var shapes = try readWrapperSources(wrapperSources)
+    var options = LoweringOptions()
+    options.module = readModule([], moduleSources: moduleSources, wrapperShapes: &shapes)
+    options.wrapperShapes = shapes
+    for file in moduleSources {
+        let source = try readInput(file)
+        var entry = ModuleIndexEntry(declaresWrapper: bytes(source, contain: "@propertyWrapper"))
+        if notSwiftSource(source) == nil {
+            let projections = lower(source, fileName: file, options: options).projections
+            entry.wrapped = Set(projections.lowered + projections.left).sorted()
+            entry.uses = (projections.unread ? dollarNames(in: source) : Set(projections.unresolved)).sorted()
         }
+        func list(_ names: [String]) -> String { names.isEmpty ? "-" : names.joined(separator: ",") }
+        text += "// module \(hex(readDigest(source))) \(entry.declaresWrapper ? "wrapper" : "-") \(list(entry.wrapped)) "
+            + "\(list(entry.uses)) \(escaped(file))\n"
+    }
+    for file in wrapperSources {
+        text += "// wrapper \(hex(readDigest(try readInput(file)))) \(escaped(file))\n"
     }
     return Array(text.utf8)
 }
@@ -38,6 +61,82 @@ func writeModuleIndex(_ path: String, moduleSources: [String], wrapperSources: [
     let index = try moduleIndex(moduleSources: moduleSources, wrapperSources: wrapperSources)
     if let existing = try? readInput(path), existing == index { return }
     try writeAtomically(index, to: path, durable: false)
+}
+
+/// Reads an index written by `--write-module-index` for `moduleSources` (`--module-index FILE`). It
+/// must list exactly those files: it is trusted to describe them as they are, which a build system
+/// ensures by writing it again whenever one of them changes (as the build plugin's commands do).
+func readModuleIndex(_ path: String, moduleSources: [String]) throws(FileError) -> [String: ModuleIndexEntry] {
+    // On the bytes: Strings split by Characters cost a build step's lowering more than its file.
+    let bytes = try readInput(path)
+    let stale = FileError(message: "'\(path)' is not a module index of these module sources (format 2); write it again with '--write-module-index'")
+    let header = Array("// dewrap module index, format 2,".utf8)
+    guard bytes.starts(with: header) else { throw stale }
+    let module = Array("// module ".utf8)
+    var entries: [String: ModuleIndexEntry] = [:]
+    entries.reserveCapacity(moduleSources.count)
+    var lineStart = 0
+    while lineStart < bytes.count {
+        var lineEnd = lineStart
+        while lineEnd < bytes.count && bytes[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
+        defer { lineStart = lineEnd + 1 }
+        guard bytes[lineStart..<lineEnd].starts(with: module) else { continue }
+        // Five fields after `// module `, separated by one space each; the path is the rest.
+        var fields: [ArraySlice<UInt8>] = []
+        var fieldStart = lineStart + module.count
+        var index = fieldStart
+        while fields.count < 4 && index < lineEnd {
+            if bytes[index] == UInt8(ascii: " ") {
+                fields.append(bytes[fieldStart..<index])
+                fieldStart = index + 1
+            }
+            index += 1
+        }
+        guard fields.count == 4, fieldStart < lineEnd else { throw stale }
+        func list(_ field: ArraySlice<UInt8>) -> [String] {
+            field.elementsEqual("-".utf8) ? [] : field.split(separator: UInt8(ascii: ",")).map { String(decoding: $0, as: UTF8.self) }
+        }
+        entries[unescaped(bytes[fieldStart..<lineEnd])] = ModuleIndexEntry(
+            declaresWrapper: fields[1].elementsEqual("wrapper".utf8), wrapped: list(fields[2]), uses: list(fields[3]))
+    }
+    guard entries.count == moduleSources.count, moduleSources.allSatisfy({ entries[$0] != nil }) else { throw stale }
+    return entries
+}
+
+private func hex(_ digest: UInt64) -> String {
+    let digits = String(digest, radix: 16)
+    return String(repeating: "0", count: 16 - digits.count) + digits
+}
+
+/// A line break in a path would end the comment: written as `\n` (`\r`), a backslash as `\\`.
+private func escaped(_ path: String) -> String {
+    var result = ""
+    for character in path.unicodeScalars {
+        switch character {
+        case "\\": result += "\\\\"
+        case "\n": result += "\\n"
+        case "\r": result += "\\r"
+        default: result.unicodeScalars.append(character)
+        }
+    }
+    return result
+}
+
+private func unescaped(_ bytes: ArraySlice<UInt8>) -> String {
+    guard bytes.contains(UInt8(ascii: "\\")) else { return String(decoding: bytes, as: UTF8.self) }
+    var result: [UInt8] = []
+    var escaping = false
+    for byte in bytes {
+        if escaping {
+            result.append(byte == UInt8(ascii: "n") ? 10 : byte == UInt8(ascii: "r") ? 13 : byte)
+            escaping = false
+        } else if byte == UInt8(ascii: "\\") {
+            escaping = true
+        } else {
+            result.append(byte)
+        }
+    }
+    return String(decoding: result, as: UTF8.self)
 }
 
 /// A 64-bit FNV-1a hash of what lowering may read in a file: every token (not comments or white

@@ -20,16 +20,21 @@ let version = "0.1.0"
 func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
     var sourcesShapes: WrapperShapes
     let moduleSources: [String]
+    var moduleIndex: [String: ModuleIndexEntry]?
     do throws(FileError) {
         sourcesShapes = try readWrapperSources(invocation.wrapperSources)
         moduleSources = invocation.action == .lower
             ? try moduleSourceFiles(invocation.moduleSources, inputs: jobs.map(\.input)) : []
+        if let path = invocation.moduleIndex, invocation.action == .lower {
+            moduleIndex = try readModuleIndex(path, moduleSources: moduleSources)
+        }
     } catch {
         writeStandardError("dewrap: error: \(error.message)\n")
         return .failure
     }
-    let module = invocation.action == .lower
-        ? readModule(jobs.map(\.input), moduleSources: moduleSources, wrapperShapes: &sourcesShapes) : nil
+    let module = invocation.action == .lower && !invocation.fileByFile
+        ? readModule(jobs.map(\.input), moduleSources: moduleSources, moduleIndex: moduleIndex, wrapperShapes: &sourcesShapes)
+        : nil
     let wrapperShapes = sourcesShapes
     _ = fileCreationMask  // read before the workers start
     let failed = Atomic<Bool>(false)
@@ -86,7 +91,7 @@ func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
         waiting = first.waiting
         done = first.done
         // The module sources keep their wrapped properties: their names count as left as written.
-        moduleUses = moduleSourceUses(moduleSources, run: first.projections, runPaths: jobs.map(\.displayName),
+        moduleUses = moduleSourceUses(moduleSources, moduleIndex: moduleIndex, run: first.projections, runPaths: jobs.map(\.displayName),
                                       options: options(for: nil))
         let (projections, relower) = moduleUses.acrossFiles(first.projections)
         for index in jobs.indices where relower[index] {

@@ -45,6 +45,9 @@ func main() -> ExitStatus {
                     writeStandardError(error.text)
                     return .failure
                 }
+                if invocation.fileByFile && !invocation.moduleSources.isEmpty {
+                    throw UsageError(message: "'--file-by-file' lowers each input alone; it cannot be used with the configuration's 'moduleSources'")
+                }
             }
             let inputs = try expandInputs(invocation)
             let jobs = try plan(invocation, inputs: inputs)

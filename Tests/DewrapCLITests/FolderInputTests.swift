@@ -74,6 +74,18 @@ import Testing
             == ["Loose.swift", "Models/Item.swift", "Settings/Row.swift", "Views/Row.swift"])
     }
 
+    /// `--file-by-file`: each input alone, as before a run was a module: another file's `$count`
+    /// is not rewritten.
+    @Test func fileByFileLowersEachInputAlone() throws {
+        let folder = try scratch(app)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let outcome = try runDewrap(["--file-by-file", "-o", "out", "App"], in: folder)
+        #expect(outcome.status == 0 && outcome.stderr.isEmpty, "\(outcome.stderr)")
+        #expect(try bytes(of: folder.appendingPathComponent("out/Settings/Row.swift")) == Array(app["App/Settings/Row.swift"]!.utf8))
+        let conflicting = try runDewrap(["--file-by-file", "--module-sources", "App", "-i", "App"], in: folder)
+        #expect(conflicting.status == 64)
+    }
+
     @Test func inPlaceRewritesTheFilesFoundAndNothingElse() throws {
         let folder = try scratch(app)
         defer { try? FileManager.default.removeItem(at: folder) }

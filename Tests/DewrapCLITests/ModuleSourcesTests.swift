@@ -149,6 +149,33 @@ import Testing
         #expect(wrongKind.stderr == ".dewrap.json:1:20: error: 'moduleSources' must be an array of paths (relative to this file's folder)\n")
     }
 
+    /// `--module-index FILE` (what the build plugin passes): the same results as reading the
+    /// module sources, from the index `--write-module-index` wrote for them.
+    @Test func anIndexGivesTheSameResults() throws {
+        let keeps = "import SwiftUI\nstruct Tally: View {\n    @State var count = 0\n    var body: some View { Stepper(\"n\", value: $count) }\n}\n"
+        let folder = try project(["Other.swift": "struct Uses {\n    var shelf: Shelf\n    var c: Int { shelf.$count.wrappedValue }\n}\n"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for extra in [nil, keeps] {
+            if let extra { try write(extra, to: folder.appendingPathComponent("Plain/Tally.swift")) }
+            let written = try runDewrap(["--write-module-index", "index.swift", "--module-sources", "Plain"], in: folder)
+            #expect(written.status == 0, "\(written.stderr)")
+            for inputs in [["View.swift"], ["-o", "out", "View.swift", "Other.swift"]] {
+                let plain = try runDewrap(["--module-sources", "Plain"] + inputs, in: folder)
+                let indexed = try runDewrap(["--module-sources", "Plain", "--module-index", "index.swift"] + inputs, in: folder)
+                #expect(plain.status == 0 && indexed.status == plain.status)
+                #expect(indexed.stdout == plain.stdout)
+                #expect(indexed.stderr == plain.stderr)
+                #expect(extra != nil || plain.stderr.contains("note: '$count' would need rewriting"))
+            }
+        }
+        // An index of other files is refused.
+        let other = try runDewrap(["--module-sources", "Plain/Models.swift", "--module-index", "index.swift", "View.swift"], in: folder)
+        #expect(other.status == 1)
+        #expect(other.stderr == "dewrap: error: 'index.swift' is not a module index of these module sources (format 2); write it again with '--write-module-index'\n")
+        let alone = try runDewrap(["--module-index", "index.swift", "View.swift"], in: folder)
+        #expect(alone.status == 64)
+    }
+
     @Test func aMissingModuleSourceIsAnError() throws {
         let folder = try project()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -187,7 +214,7 @@ import Testing
         let file = folder.appendingPathComponent("Models.swift")
         let index = folder.appendingPathComponent("index.swift")
         try write(models, to: file)
-        let arguments = ["--module-index", "index.swift", "--module-sources", "Models.swift", "--wrapper-sources", "Models.swift"]
+        let arguments = ["--write-module-index", "index.swift", "--module-sources", "Models.swift", "--wrapper-sources", "Models.swift"]
         func run() throws -> [UInt8] {
             let outcome = try runDewrap(arguments, in: folder)
             #expect(outcome.status == 0 && outcome.stderr.isEmpty && outcome.stdout.isEmpty, "\(outcome.stderr)")
@@ -224,10 +251,10 @@ import Testing
     }
 
     @Test func itLowersNothing() throws {
-        let outcome = try runDewrap(["--module-index", "index.swift", "View.swift"])
+        let outcome = try runDewrap(["--write-module-index", "index.swift", "View.swift"])
         #expect(outcome.status == 64)
-        #expect(outcome.stderr.hasPrefix("dewrap: error: '--module-index' writes only the index; it lowers no input ('View.swift')\n"))
-        let output = try runDewrap(["--module-index", "index.swift", "-o", "x"])
+        #expect(outcome.stderr.hasPrefix("dewrap: error: '--write-module-index' writes only the index; it lowers no input ('View.swift')\n"))
+        let output = try runDewrap(["--write-module-index", "index.swift", "-o", "x"])
         #expect(output.status == 64)
     }
 }
