@@ -91,6 +91,14 @@ func bench(_ settings: BenchSettings) throws {
     }
     let typicalRSS = peakResidentBytes(settings.dewrap, ["TypicalView.swift"], in: typicalFolder)
 
+    // The largest generated corpus (2,000 files in the full bench) as one module against file by file.
+    var wholeModule: (label: String, files: Int, rate: (Double) -> Double, module: Double, fileByFile: Double)?
+    if let largest = results.last(where: { $0.corpus.label.hasPrefix("(b)") }) {
+        let times = moduleAgainstFileByFile(largest.corpus, settings)
+        wholeModule = (largest.corpus.label, largest.corpus.names.count, largest.rate, times.module, times.fileByFile)
+    }
+    let plugin = try pluginStep(typical: typicalFolder + "/TypicalView.swift", settings)
+
     // All cores against one, on the largest generated corpus; in the full bench, when one
     // job is through it in under half a second (too short to judge), on one large enough
     // to take about a second (the quick run leaves it unjudged).
@@ -131,6 +139,20 @@ func bench(_ settings: BenchSettings) throws {
         print("  \(check(peak <= row.rssLimit)) peak RSS \(row.corpus.label): \(megabytes(peak)) MB (≤ \(megabytes(row.rssLimit)) MB)")
     }
     print("  \(check(typicalSeconds <= 0.005)) one typical view file (\(lines) lines), whole process: \(fixed(typicalSeconds * 1000, 2)) ms (≤ 5), peak RSS \(typicalRSS.map(megabytes) ?? "n/a") MB")
+    if let wholeModule {
+        let module = wholeModule.rate(wholeModule.module), separate = wholeModule.rate(wholeModule.fileByFile)
+        // Judged on an app of at least 2,000 files (the full bench); the quick run's largest is smaller.
+        let verdict = wholeModule.files >= 2000 ? check(module >= 0.8 * separate) : "n/a "
+        let note = wholeModule.files >= 2000 ? "" : "; judged on 2,000 files or more, see the full bench"
+        print("  \(verdict) whole module: \(wholeModule.label) (\(wholeModule.files) files) lowered in one run as a module \(fixed(module)) MB/s, "
+            + "file by file (--file-by-file) \(fixed(separate)) MB/s: \(fixed(module / separate * 100))% (≥ 80%\(note))")
+    }
+    print("  \(check(plugin.withIndex <= 0.005)) one-file plugin step: the typical view file with --line-directives, --module-sources of a "
+        + "\(plugin.moduleFiles)-file module (\(megabytes(plugin.moduleBytes)) MB) and its --module-index, whole process: "
+        + "\(fixed(plugin.withIndex * 1000, 2)) ms (≤ 5)")
+    print("       without --module-index (every module source read): \(fixed(plugin.withoutIndex * 1000, 2)) ms; writing the index "
+        + "(--write-module-index, once per change of a module source): \(fixed(plugin.writeIndex * 1000)) ms; "
+        + (plugin.same ? "same output and diagnostics with and without the index" : "DIFFERENT output or diagnostics with and without the index"))
     if let parallel {
         let speedup = parallel.one / parallel.all
         // Under half a second (the quick run's 10k set), start-up and scheduling noise decide the ratio: not judged.
@@ -173,10 +195,73 @@ private func measure(_ corpus: BenchCorpus, _ settings: BenchSettings) throws ->
                      peakResident: peak, diagnostics: diagnostics, changed: changed)
 }
 
-private func lowerProcess(_ corpus: BenchCorpus, _ settings: BenchSettings, jobs: Int) -> ProcessRun {
+private func lowerProcess(_ corpus: BenchCorpus, _ settings: BenchSettings, jobs: Int, options: [String] = []) -> ProcessRun {
     let output = settings.output
     try? FileManager.default.removeItem(atPath: output)
-    return runMeasured(settings.dewrap, ["-j", String(jobs), "-o", output] + corpus.names, in: corpus.folder)
+    return runMeasured(settings.dewrap, options + ["-j", String(jobs), "-o", output] + corpus.names, in: corpus.folder)
+}
+
+/// One run of a corpus as a module (as every run is) against the same files `--file-by-file`
+/// (each alone, no module read), alternated so that both see the same machine: seconds each.
+private func moduleAgainstFileByFile(_ corpus: BenchCorpus, _ settings: BenchSettings) -> (module: Double, fileByFile: Double) {
+    var module: [Double] = []
+    var separate: [Double] = []
+    for _ in 0..<max(settings.runs, 1) {
+        module.append(lowerProcess(corpus, settings, jobs: 1).seconds)
+        separate.append(lowerProcess(corpus, settings, jobs: 1, options: ["--file-by-file"]).seconds)
+    }
+    return (median(module), median(separate))
+}
+
+/// The build plugin's command for one file: a `.swift.dewrap` file (the typical view) lowered with
+/// `--line-directives` and a generated module of `moduleFiles` other files as `--module-sources`,
+/// with the module index the plugin writes once per change of those files (`--module-index`), and
+/// without it. Whole-process seconds (median); the index's writing time; whether both gave the
+/// same output and diagnostics.
+private struct PluginStep {
+    var moduleFiles: Int
+    var moduleBytes: Int
+    var withIndex: Double
+    var withoutIndex: Double
+    var writeIndex: Double
+    var same: Bool
+}
+
+private func pluginStep(typical: String, _ settings: BenchSettings, moduleFiles: Int = 500) throws -> PluginStep {
+    let folder = settings.work + "/plugin-module"
+    try? FileManager.default.removeItem(atPath: folder)
+    // One file more, then the first dropped: its units are the typical view's, whose types would clash.
+    let generated = try ViewCorpus.generate(
+        declarations: (moduleFiles + 1) * ViewCorpus.unitsPerFile * ViewCorpus.declarationsPerUnit, into: folder)
+    try FileManager.default.removeItem(atPath: generated[0])
+    let files = Array(generated.dropFirst())
+    let sources = files.flatMap { ["--module-sources", $0] }
+    let index = settings.work + "/plugin-module-index.swift"
+    try? FileManager.default.removeItem(atPath: index)
+    let writeIndex = medianSeconds(runs: 3) {
+        try? FileManager.default.removeItem(atPath: index)
+        return runMeasured(settings.dewrap, ["--write-module-index", index] + sources).seconds
+    }
+    let output = settings.output + "-plugin-step.swift"
+    try FileManager.default.createDirectory(atPath: settings.output, withIntermediateDirectories: true)
+    let step = ["--line-directives", "--source-name", typical, typical, "-o", output] + sources
+    var indexed = ProcessRun(seconds: 0, status: 0, errors: ""), plain = indexed
+    let withIndex = medianSeconds(runs: settings.processRuns) {
+        indexed = runMeasured(settings.dewrap, step + ["--module-index", index])
+        return indexed.seconds
+    }
+    let indexedOutput = FileManager.default.contents(atPath: output)
+    let withoutIndex = medianSeconds(runs: max(5, settings.processRuns / 5)) {
+        plain = runMeasured(settings.dewrap, step)
+        return plain.seconds
+    }
+    let plainOutput = FileManager.default.contents(atPath: output)
+    guard indexed.status == 0, plain.status == 0 else {
+        throw BenchError(message: "the plugin step failed (status \(indexed.status), \(plain.status)):\n\(indexed.errors.prefix(2000))\(plain.errors.prefix(2000))")
+    }
+    let bytes = files.reduce(0) { $0 + ((try? FileManager.default.attributesOfItem(atPath: $1)[.size] as? Int) ?? 0) }
+    return PluginStep(moduleFiles: files.count, moduleBytes: bytes, withIndex: withIndex, withoutIndex: withoutIndex,
+                      writeIndex: writeIndex, same: indexedOutput != nil && indexedOutput == plainOutput && indexed.errors == plain.errors)
 }
 
 // MARK: - Corpora
