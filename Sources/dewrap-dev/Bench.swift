@@ -28,6 +28,9 @@ private struct BenchCorpus {
     var folder: String
     var names: [String]
     var inputs: [[UInt8]]
+    /// dewrap's options for it: the packages are many modules, lowered `--file-by-file` (as one
+    /// module, a wrapper declared in one package would be taken for an attribute of another).
+    var options: [String] = []
     var bytes: Int { inputs.reduce(0) { $0 + $1.count } }
     var largest: Int { inputs.map(\.count).max() ?? 0 }
 }
@@ -49,7 +52,9 @@ func bench(_ settings: BenchSettings) throws {
     defer { try? FileManager.default.removeItem(atPath: settings.output) }
     var corpora: [BenchCorpus] = []
     if let packages = settings.packages {
-        corpora.append(try flatCorpus("(a) packages", files: swiftFiles(under: [packages]), folder: settings.work + "/packages"))
+        var packagesCorpus = try flatCorpus("(a) packages", files: swiftFiles(under: [packages]), folder: settings.work + "/packages")
+        packagesCorpus.options = ["--file-by-file"]
+        corpora.append(packagesCorpus)
     }
     for size in settings.sizes {
         let folder = settings.work + "/views-\(size)"
@@ -59,7 +64,8 @@ func bench(_ settings: BenchSettings) throws {
     }
 
     print("dewrap benchmark: release build, \(ProcessInfo.processInfo.activeProcessorCount) cores, median of \(settings.runs) runs (swiftc: \(settings.compilerRuns))")
-    print("columns: lex, lex+parse as lowering parses (in process, files in memory); lower = `dewrap -j 1 -o DIR FILES…` end to end (read, lower, write);")
+    print("columns: lex, lex+parse as lowering parses (in process, files in memory); lower = `dewrap -j 1 -o DIR FILES…` end to end (read, lower, write;")
+    print("one run, one module; (a), many packages, with --file-by-file);")
     print("swiftc = `swiftc -frontend -parse FILES…`; ratio = lower / swiftc; RSS = peak of the lowering process, limit 2 × largest file + 20 MB")
     print("outputs are written to \(settings.output)")
     print("")
@@ -189,7 +195,7 @@ private func measure(_ corpus: BenchCorpus, _ settings: BenchSettings) throws ->
         if let written = FileManager.default.contents(atPath: output + "/" + name), [UInt8](written) != input { changed += 1 }
     }
     try? FileManager.default.removeItem(atPath: output)
-    let peak = peakResidentBytes(settings.dewrap, ["-j", "1", "-o", output] + corpus.names, in: corpus.folder)
+    let peak = peakResidentBytes(settings.dewrap, corpus.options + ["-j", "1", "-o", output] + corpus.names, in: corpus.folder)
     let diagnostics = last.errors.split(separator: "\n").filter { $0.contains(": warning: ") || $0.contains(": error: ") }.count
     return CorpusRow(corpus: corpus, lex: lex, parse: parse, lower: lower, compiler: compiler,
                      peakResident: peak, diagnostics: diagnostics, changed: changed)
@@ -198,7 +204,7 @@ private func measure(_ corpus: BenchCorpus, _ settings: BenchSettings) throws ->
 private func lowerProcess(_ corpus: BenchCorpus, _ settings: BenchSettings, jobs: Int, options: [String] = []) -> ProcessRun {
     let output = settings.output
     try? FileManager.default.removeItem(atPath: output)
-    return runMeasured(settings.dewrap, options + ["-j", String(jobs), "-o", output] + corpus.names, in: corpus.folder)
+    return runMeasured(settings.dewrap, corpus.options + options + ["-j", String(jobs), "-o", output] + corpus.names, in: corpus.folder)
 }
 
 /// One run of a corpus as a module (as every run is) against the same files `--file-by-file`

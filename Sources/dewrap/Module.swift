@@ -31,6 +31,7 @@ func readModule(_ inputs: [String], moduleSources: [String], moduleIndex: [Strin
 /// is), without those that are inputs of the run too: an input is lowered, whatever else names
 /// it. A path that does not exist is an error, as for `--wrapper-sources`.
 func moduleSourceFiles(_ paths: [String], inputs: [String]) throws(FileError) -> [String] {
+    guard !paths.isEmpty else { return [] }
     var seen = Set(inputs.compactMap { $0 == "-" ? nil : FileIdentity(path: $0) })
     var files: [String] = []
     for path in paths {
