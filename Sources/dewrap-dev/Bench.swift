@@ -249,7 +249,7 @@ private func pluginStep(typical: String, _ settings: BenchSettings, moduleFiles:
         return runMeasured(settings.dewrap, ["--write-module-index", index] + sources).seconds
     }
     let output = settings.output + "-plugin-step.swift"
-    try FileManager.default.createDirectory(atPath: settings.output, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: output) }
     let step = ["--line-directives", "--source-name", typical, typical, "-o", output] + sources
     var indexed = ProcessRun(seconds: 0, status: 0, errors: ""), plain = indexed
     let withIndex = medianSeconds(runs: settings.processRuns) {
