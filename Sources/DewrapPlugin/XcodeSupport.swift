@@ -25,8 +25,11 @@ extension DewrapPlugin: XcodeBuildToolPlugin {
         // A target without such files has nothing to configure: its settings are not even looked for.
         guard !files.isEmpty else { return [] }
         let project = context.xcodeProject.directoryURL
+        // The target's other Swift files are its module (Xcode does not say which targets it depends on).
+        let moduleSources = target.inputFiles.map(\.url).filter { $0.pathExtension == "swift" }
         return loweringCommands(
-            for: files, under: project, dewrap: try context.tool(named: "dewrap").url,
+            for: files, under: project, targetName: target.displayName, moduleSources: moduleSources, wrapperSources: [],
+            dewrap: try context.tool(named: "dewrap").url,
             configuration: ConfigurationFile.find(in: configurationFolders(for: files, project: project)),
             workDirectory: context.pluginWorkDirectoryURL)
     }

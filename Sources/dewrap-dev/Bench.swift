@@ -28,6 +28,9 @@ private struct BenchCorpus {
     var folder: String
     var names: [String]
     var inputs: [[UInt8]]
+    /// dewrap's options for it: the packages are many modules, lowered `--file-by-file` (as one
+    /// module, a wrapper declared in one package would be taken for an attribute of another).
+    var options: [String] = []
     var bytes: Int { inputs.reduce(0) { $0 + $1.count } }
     var largest: Int { inputs.map(\.count).max() ?? 0 }
 }
@@ -49,7 +52,9 @@ func bench(_ settings: BenchSettings) throws {
     defer { try? FileManager.default.removeItem(atPath: settings.output) }
     var corpora: [BenchCorpus] = []
     if let packages = settings.packages {
-        corpora.append(try flatCorpus("(a) packages", files: swiftFiles(under: [packages]), folder: settings.work + "/packages"))
+        var packagesCorpus = try flatCorpus("(a) packages", files: swiftFiles(under: [packages]), folder: settings.work + "/packages")
+        packagesCorpus.options = ["--file-by-file"]
+        corpora.append(packagesCorpus)
     }
     for size in settings.sizes {
         let folder = settings.work + "/views-\(size)"
@@ -59,7 +64,8 @@ func bench(_ settings: BenchSettings) throws {
     }
 
     print("dewrap benchmark: release build, \(ProcessInfo.processInfo.activeProcessorCount) cores, median of \(settings.runs) runs (swiftc: \(settings.compilerRuns))")
-    print("columns: lex, lex+parse as lowering parses (in process, files in memory); lower = `dewrap -j 1 -o DIR FILES…` end to end (read, lower, write);")
+    print("columns: lex, lex+parse as lowering parses (in process, files in memory); lower = `dewrap -j 1 -o DIR FILES…` end to end (read, lower, write;")
+    print("one run, one module; (a), many packages, with --file-by-file);")
     print("swiftc = `swiftc -frontend -parse FILES…`; ratio = lower / swiftc; RSS = peak of the lowering process, limit 2 × largest file + 20 MB")
     print("outputs are written to \(settings.output)")
     print("")
@@ -90,6 +96,14 @@ func bench(_ settings: BenchSettings) throws {
         runMeasured(settings.dewrap, ["TypicalView.swift"], in: typicalFolder).seconds
     }
     let typicalRSS = peakResidentBytes(settings.dewrap, ["TypicalView.swift"], in: typicalFolder)
+
+    // The largest generated corpus (2,000 files in the full bench) as one module against file by file.
+    var wholeModule: (label: String, files: Int, rate: (Double) -> Double, module: Double, fileByFile: Double)?
+    if let largest = results.last(where: { $0.corpus.label.hasPrefix("(b)") }) {
+        let times = moduleAgainstFileByFile(largest.corpus, settings)
+        wholeModule = (largest.corpus.label, largest.corpus.names.count, largest.rate, times.module, times.fileByFile)
+    }
+    let plugin = try pluginStep(typical: typicalFolder + "/TypicalView.swift", settings)
 
     // All cores against one, on the largest generated corpus; in the full bench, when one
     // job is through it in under half a second (too short to judge), on one large enough
@@ -131,6 +145,20 @@ func bench(_ settings: BenchSettings) throws {
         print("  \(check(peak <= row.rssLimit)) peak RSS \(row.corpus.label): \(megabytes(peak)) MB (≤ \(megabytes(row.rssLimit)) MB)")
     }
     print("  \(check(typicalSeconds <= 0.005)) one typical view file (\(lines) lines), whole process: \(fixed(typicalSeconds * 1000, 2)) ms (≤ 5), peak RSS \(typicalRSS.map(megabytes) ?? "n/a") MB")
+    if let wholeModule {
+        let module = wholeModule.rate(wholeModule.module), separate = wholeModule.rate(wholeModule.fileByFile)
+        // Judged on an app of at least 2,000 files (the full bench); the quick run's largest is smaller.
+        let verdict = wholeModule.files >= 2000 ? check(module >= 0.8 * separate) : "n/a "
+        let note = wholeModule.files >= 2000 ? "" : "; judged on 2,000 files or more, see the full bench"
+        print("  \(verdict) whole module: \(wholeModule.label) (\(wholeModule.files) files) lowered in one run as a module \(fixed(module)) MB/s, "
+            + "file by file (--file-by-file) \(fixed(separate)) MB/s: \(fixed(module / separate * 100))% (≥ 80%\(note))")
+    }
+    print("  \(check(plugin.withIndex <= 0.005)) one-file plugin step: the typical view file with --line-directives, --module-sources of a "
+        + "\(plugin.moduleFiles)-file module (\(megabytes(plugin.moduleBytes)) MB) and its --module-index, whole process: "
+        + "\(fixed(plugin.withIndex * 1000, 2)) ms (≤ 5)")
+    print("       without --module-index (every module source read): \(fixed(plugin.withoutIndex * 1000, 2)) ms; writing the index "
+        + "(--write-module-index, once per change of a module source): \(fixed(plugin.writeIndex * 1000)) ms; "
+        + (plugin.same ? "same output and diagnostics with and without the index" : "DIFFERENT output or diagnostics with and without the index"))
     if let parallel {
         let speedup = parallel.one / parallel.all
         // Under half a second (the quick run's 10k set), start-up and scheduling noise decide the ratio: not judged.
@@ -167,16 +195,79 @@ private func measure(_ corpus: BenchCorpus, _ settings: BenchSettings) throws ->
         if let written = FileManager.default.contents(atPath: output + "/" + name), [UInt8](written) != input { changed += 1 }
     }
     try? FileManager.default.removeItem(atPath: output)
-    let peak = peakResidentBytes(settings.dewrap, ["-j", "1", "-o", output] + corpus.names, in: corpus.folder)
+    let peak = peakResidentBytes(settings.dewrap, corpus.options + ["-j", "1", "-o", output] + corpus.names, in: corpus.folder)
     let diagnostics = last.errors.split(separator: "\n").filter { $0.contains(": warning: ") || $0.contains(": error: ") }.count
     return CorpusRow(corpus: corpus, lex: lex, parse: parse, lower: lower, compiler: compiler,
                      peakResident: peak, diagnostics: diagnostics, changed: changed)
 }
 
-private func lowerProcess(_ corpus: BenchCorpus, _ settings: BenchSettings, jobs: Int) -> ProcessRun {
+private func lowerProcess(_ corpus: BenchCorpus, _ settings: BenchSettings, jobs: Int, options: [String] = []) -> ProcessRun {
     let output = settings.output
     try? FileManager.default.removeItem(atPath: output)
-    return runMeasured(settings.dewrap, ["-j", String(jobs), "-o", output] + corpus.names, in: corpus.folder)
+    return runMeasured(settings.dewrap, corpus.options + options + ["-j", String(jobs), "-o", output] + corpus.names, in: corpus.folder)
+}
+
+/// One run of a corpus as a module (as every run is) against the same files `--file-by-file`
+/// (each alone, no module read), alternated so that both see the same machine: seconds each.
+private func moduleAgainstFileByFile(_ corpus: BenchCorpus, _ settings: BenchSettings) -> (module: Double, fileByFile: Double) {
+    var module: [Double] = []
+    var separate: [Double] = []
+    for _ in 0..<max(settings.runs, 1) {
+        module.append(lowerProcess(corpus, settings, jobs: 1).seconds)
+        separate.append(lowerProcess(corpus, settings, jobs: 1, options: ["--file-by-file"]).seconds)
+    }
+    return (median(module), median(separate))
+}
+
+/// The build plugin's command for one file: a `.swift.dewrap` file (the typical view) lowered with
+/// `--line-directives` and a generated module of `moduleFiles` other files as `--module-sources`,
+/// with the module index the plugin writes once per change of those files (`--module-index`), and
+/// without it. Whole-process seconds (median); the index's writing time; whether both gave the
+/// same output and diagnostics.
+private struct PluginStep {
+    var moduleFiles: Int
+    var moduleBytes: Int
+    var withIndex: Double
+    var withoutIndex: Double
+    var writeIndex: Double
+    var same: Bool
+}
+
+private func pluginStep(typical: String, _ settings: BenchSettings, moduleFiles: Int = 500) throws -> PluginStep {
+    let folder = settings.work + "/plugin-module"
+    try? FileManager.default.removeItem(atPath: folder)
+    // One file more, then the first dropped: its units are the typical view's, whose types would clash.
+    let generated = try ViewCorpus.generate(
+        declarations: (moduleFiles + 1) * ViewCorpus.unitsPerFile * ViewCorpus.declarationsPerUnit, into: folder)
+    try FileManager.default.removeItem(atPath: generated[0])
+    let files = Array(generated.dropFirst())
+    let sources = files.flatMap { ["--module-sources", $0] }
+    let index = settings.work + "/plugin-module-index.swift"
+    try? FileManager.default.removeItem(atPath: index)
+    let writeIndex = medianSeconds(runs: 3) {
+        try? FileManager.default.removeItem(atPath: index)
+        return runMeasured(settings.dewrap, ["--write-module-index", index] + sources).seconds
+    }
+    let output = settings.output + "-plugin-step.swift"
+    defer { try? FileManager.default.removeItem(atPath: output) }
+    let step = ["--line-directives", "--source-name", typical, typical, "-o", output] + sources
+    var indexed = ProcessRun(seconds: 0, status: 0, errors: ""), plain = indexed
+    let withIndex = medianSeconds(runs: settings.processRuns) {
+        indexed = runMeasured(settings.dewrap, step + ["--module-index", index])
+        return indexed.seconds
+    }
+    let indexedOutput = FileManager.default.contents(atPath: output)
+    let withoutIndex = medianSeconds(runs: max(5, settings.processRuns / 5)) {
+        plain = runMeasured(settings.dewrap, step)
+        return plain.seconds
+    }
+    let plainOutput = FileManager.default.contents(atPath: output)
+    guard indexed.status == 0, plain.status == 0 else {
+        throw BenchError(message: "the plugin step failed (status \(indexed.status), \(plain.status)):\n\(indexed.errors.prefix(2000))\(plain.errors.prefix(2000))")
+    }
+    let bytes = files.reduce(0) { $0 + ((try? FileManager.default.attributesOfItem(atPath: $1)[.size] as? Int) ?? 0) }
+    return PluginStep(moduleFiles: files.count, moduleBytes: bytes, withIndex: withIndex, withoutIndex: withoutIndex,
+                      writeIndex: writeIndex, same: indexedOutput != nil && indexedOutput == plainOutput && indexed.errors == plain.errors)
 }
 
 // MARK: - Corpora
@@ -208,19 +299,22 @@ struct BenchError: Error {
 
 // MARK: - Printing
 
-private func fixed(_ value: Double, _ digits: Int = 0) -> String {
+func fixed(_ value: Double, _ digits: Int = 0) -> String {
     String(format: "%.\(digits)f", value)
 }
 
-private func printTable(_ header: [String], _ rows: [[String]]) {
+/// A table with a rule under the header; the `left` columns aligned left, the others right.
+func printTable(_ header: [String], _ rows: [[String]], left: Set<Int> = [0]) {
     let all = [header] + rows
     let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
     for (index, row) in all.enumerated() {
         let cells = row.enumerated().map { column, cell in
-            column == 0 ? cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+            left.contains(column) ? cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
                         : String(repeating: " ", count: widths[column] - cell.count) + cell
         }
-        print(cells.joined(separator: "  "))
+        var line = cells.joined(separator: "  ")
+        while line.hasSuffix(" ") { line.removeLast() }
+        print(line)
         if index == 0 { print(widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")) }
     }
 }

@@ -62,6 +62,11 @@ func medianSeconds(runs: Int, _ work: () -> Double) -> Double {
     return times[times.count / 2]
 }
 
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+}
+
 /// Seconds taken by `work`, run in this process.
 func timed(_ work: () -> Void) -> Double {
     let start = DispatchTime.now().uptimeNanoseconds

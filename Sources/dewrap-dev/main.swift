@@ -3,6 +3,9 @@
 //   dewrap-dev bench --dewrap EXE --swiftc EXE --work DIR [--packages DIR] [--sizes N,N…] [--runs N]
 //                                     the throughput table of bin/bench (release build)
 //   dewrap-dev bench-lex [--runs N] PATH…  lexer and lexer+parser MB/s only, in process (for profiling)
+//   dewrap-dev realworld --dewrap EXE --swiftc EXE --work DIR [--in-place-timing] [--runs N] CORPUS
+//                                     each repository folder of CORPUS lowered by one `dewrap -i` run on a
+//                                     copy: wrappers before and after, warnings by cause, parse errors (bin/realworld)
 //   dewrap-dev generate-views N DIR   the SwiftUI-style benchmark corpus with N wrapped declarations
 //   dewrap-dev parse PATH…            parser diagnostics (none on code that compiles) and throughput;
 //                                     SHOW=N prints the first N diagnostics (default 40)
@@ -18,7 +21,7 @@ import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let command = arguments.first else {
-    FileHandle.standardError.write(Data("usage: dewrap-dev roundtrip|parse|attributes|bench|generate-views|differential …\n".utf8))
+    FileHandle.standardError.write(Data("usage: dewrap-dev roundtrip|parse|attributes|bench|realworld|generate-views|differential …\n".utf8))
     exit(64)
 }
 var rest = Array(arguments.dropFirst())
@@ -76,6 +79,20 @@ case "differential":
         (settings.dewrap, settings.swiftc, settings.work, settings.standIn) = (dewrap, swiftc, work, standIn)
     }
     do { exit(try differential(settings) ? 0 : 1) } catch let error as DifferentialError { fail(error.message) } catch { fail("\(error)") }
+case "realworld":
+    var settings = RealWorldSettings()
+    guard let dewrap = option("--dewrap"), let swiftc = option("--swiftc"), let work = option("--work") else {
+        fail("realworld needs --dewrap, --swiftc and --work")
+    }
+    (settings.dewrap, settings.swiftc, settings.work) = (dewrap, swiftc, work)
+    if let runs = option("--runs").flatMap(Int.init) { settings.runs = max(1, runs) }
+    if let index = rest.firstIndex(of: "--in-place-timing") {
+        settings.inPlaceTiming = true
+        rest.remove(at: index)
+    }
+    guard rest.count == 1 else { fail("usage: dewrap-dev realworld --dewrap EXE --swiftc EXE --work DIR [--in-place-timing] [--runs N] CORPUS") }
+    settings.corpus = rest[0]
+    do { exit(try realWorld(settings) ? 0 : 1) } catch let error as RealWorldError { fail(error.message) } catch { fail("\(error)") }
 case "generate-views":
     guard rest.count == 2, let count = Int(rest[0]) else { fail("usage: dewrap-dev generate-views N DIR") }
     do { _ = try ViewCorpus.generate(declarations: count, into: rest[1]) } catch { fail("\(error)") }

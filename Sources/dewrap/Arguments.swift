@@ -6,6 +6,9 @@ struct Invocation: Equatable {
         case emitTree
         case help
         case version
+        /// `--write-module-index FILE`: write the index of the module and wrapper sources
+        /// (ModuleIndex.swift); lower nothing.
+        case writeModuleIndex(String)
     }
 
     enum Destination: Equatable {
@@ -47,6 +50,13 @@ struct Invocation: Equatable {
     var jobs: Int?
     /// `--wrapper-sources PATH` (repeatable): files or folders with wrapper declarations.
     var wrapperSources: [String] = []
+    /// `--module-sources PATH` (repeatable): files or folders of the same module, read, never written.
+    var moduleSources: [String] = []
+    /// `--module-index FILE`: what `--write-module-index` wrote for the module sources, read
+    /// instead of most of them.
+    var moduleIndex: String?
+    /// `--file-by-file`: each input is lowered alone, as the only file of its module.
+    var fileByFile = false
     /// `--swift-version 5|6`: the language mode the output is compiled in; nil
     /// when not given (6, unless the configuration file says otherwise).
     var swiftVersion: Int?
@@ -78,16 +88,20 @@ let usageText = """
     for byte.
     A property that cannot be lowered for certain is left as written, with a warning.
 
-    USAGE: dewrap [options] [FILE...]
+    USAGE: dewrap [options] [FILE|FOLDER...]
 
       With no FILE, or FILE '-', reads standard input. One input is written to
-      standard output unless -o or --in-place says otherwise.
+      standard output unless -o or --in-place says otherwise. A FOLDER stands for
+      its .swift files, found recursively (entries starting with '.' skipped).
+      All inputs of one run are one module: each file sees the declarations,
+      wrappers and lowered properties of the others.
 
     OPTIONS:
       -o, --output PATH   Write the result to PATH, whose folder must exist; with
-                          several inputs, or a PATH that is a folder or ends in
-                          '/', PATH is a folder (created if missing) that
-                          receives each file under its own name.
+                          several inputs, a FOLDER input, or a PATH that is a
+                          folder or ends in '/', PATH is a folder (created if
+                          missing) that receives each file under its own name,
+                          or a file found in a FOLDER under its path there.
       -i, --in-place      Rewrite each input file atomically. A file whose result
                           is unchanged is left untouched.
       --check             Write nothing; list the inputs whose lowering differs from
@@ -112,16 +126,39 @@ let usageText = """
                           file, or a folder searched for .swift files; repeatable)
                           so that properties using those wrappers are lowered.
                           These files are not lowered or written.
+      --module-sources PATH
+                          Files of the same module as the inputs (a Swift file,
+                          or a folder searched for .swift files; repeatable):
+                          their declarations, wrappers and wrapped properties
+                          are read as the inputs' are, but they are never
+                          lowered or written. A note lists their uses of a
+                          property the run lowers ('$x') that would need
+                          rewriting.
+      --write-module-index FILE
+                          Lower nothing: write FILE, an index of the
+                          --module-sources and --wrapper-sources files (a digest
+                          of what lowering reads from each: not comments, layout
+                          or function bodies; their wrappers, wrapped properties
+                          and $x uses), only when it changes. A build step that
+                          lowers a file can depend on FILE instead of on all of
+                          those files (the build plugin does).
+      --file-by-file      Lower each input alone, as the only file of its module:
+                          no declarations, wrappers or $x of the other inputs
+                          (for inputs of several modules at once).
+      --module-index FILE Read the index FILE that --write-module-index wrote
+                          for the same --module-sources, instead of reading
+                          each of them for what it holds. It must be current.
       --swift-version 5|6 The language mode the output is compiled in (default 6).
                           In 5, a type that Swift 5 infers @MainActor from a
                           wrapped property (@ObservedObject, @StateObject, ...)
                           gets '@preconcurrency @MainActor' written on it.
       --config FILE       Read settings from FILE, a JSON object with the keys
-                          "strict" (true or false), "swiftVersion" (5 or 6) and
-                          "wrapperSources" (paths relative to FILE's folder); the
-                          build plugin passes its .dewrap.json. --swift-version
-                          wins over the file's; --strict and --wrapper-sources
-                          add to it.
+                          "strict" (true or false), "swiftVersion" (5 or 6),
+                          "wrapperSources" and "moduleSources" (paths relative
+                          to FILE's folder); the build plugin passes its
+                          .dewrap.json. --swift-version wins over the file's;
+                          --strict, --wrapper-sources and --module-sources add
+                          to it.
       --emit-tokens       Print the tokens of one input instead of lowering it:
                           one line per token, 'OFFSET<TAB>KIND<TAB>TEXT', with \\, tab,
                           LF and CR in TEXT escaped as \\\\, \\t, \\n, \\r.
@@ -199,6 +236,15 @@ func parseArguments(_ arguments: [String]) throws(UsageError) -> Invocation {
                 invocation.sourceName = try value(for: argument)
             case "--wrapper-sources":
                 invocation.wrapperSources.append(try value(for: argument))
+            case "--module-sources":
+                invocation.moduleSources.append(try value(for: argument))
+            case "--write-module-index":
+                invocation.action = .writeModuleIndex(try value(for: argument))
+            case "--file-by-file":
+                invocation.fileByFile = true
+            case "--module-index":
+                guard invocation.moduleIndex == nil else { throw UsageError(message: "option '--module-index' is given more than once") }
+                invocation.moduleIndex = try value(for: argument)
             case "--swift-version":
                 invocation.swiftVersion = try swiftVersion(value(for: argument, "5 or 6"))
             case "--emit-tokens":
@@ -228,6 +274,10 @@ func parseArguments(_ arguments: [String]) throws(UsageError) -> Invocation {
                     let path = String(argument.dropFirst("--wrapper-sources=".count))
                     guard !path.isEmpty else { throw UsageError(message: "option '--wrapper-sources' needs a path") }
                     invocation.wrapperSources.append(path)
+                } else if argument.hasPrefix("--module-sources=") {
+                    let path = String(argument.dropFirst("--module-sources=".count))
+                    guard !path.isEmpty else { throw UsageError(message: "option '--module-sources' needs a path") }
+                    invocation.moduleSources.append(path)
                 } else if argument.hasPrefix("--config=") {
                     guard invocation.configuration == nil else { throw UsageError(message: "option '--config' is given more than once") }
                     invocation.configuration = String(argument.dropFirst("--config=".count))
@@ -246,6 +296,23 @@ func parseArguments(_ arguments: [String]) throws(UsageError) -> Invocation {
 
     // --help and --version win over everything else, as in most tools.
     if invocation.action == .help || invocation.action == .version { return invocation }
+
+    if case .writeModuleIndex = invocation.action {
+        if let input = invocation.inputs.first {
+            throw UsageError(message: "'--write-module-index' writes only the index; it lowers no input ('\(input)')")
+        }
+        if outputPath != nil || inPlace || !comparisonFlags.isEmpty || !emitFlags.isEmpty || invocation.lineDirectives
+            || invocation.moduleIndex != nil {
+            throw UsageError(message: "'--write-module-index' writes only the index; it takes no '-o', '--in-place', '--check', '--diff', '--emit-…', '--line-directives' or '--module-index'")
+        }
+        return invocation
+    }
+    if invocation.fileByFile && (!invocation.moduleSources.isEmpty || invocation.moduleIndex != nil) {
+        throw UsageError(message: "'--file-by-file' lowers each input alone; it cannot be used with '--module-sources' or '--module-index'")
+    }
+    if invocation.moduleIndex != nil && invocation.moduleSources.isEmpty && invocation.configuration == nil {
+        throw UsageError(message: "'--module-index' describes module sources; give them with '--module-sources'")
+    }
 
     if invocation.inputs.isEmpty { invocation.inputs = ["-"] }
     if invocation.inputs.filter({ $0 == "-" }).count > 1 {
@@ -306,9 +373,6 @@ func parseArguments(_ arguments: [String]) throws(UsageError) -> Invocation {
         if case .path = invocation.destination {
             if invocation.inputs.contains("-") {
                 throw UsageError(message: "standard input has no file name to write into a folder; give it alone")
-            }
-            if let clash = firstDuplicate(invocation.inputs.map(baseName)) {
-                throw UsageError(message: "two inputs are named '\(clash)'; their results would overwrite each other in the output folder")
             }
         }
     }

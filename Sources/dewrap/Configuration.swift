@@ -2,12 +2,12 @@
 // (README, "Configuration"). It is read when dewrap runs, not when the plugin
 // plans the build, so that an edit to it takes effect at the next build.
 //
-//     { "strict": true, "swiftVersion": 5, "wrapperSources": ["../Wrappers"] }
+//     { "strict": true, "swiftVersion": 5, "wrapperSources": ["../Wrappers"], "moduleSources": ["Models"] }
 import DewrapSyntax
 
 /// The settings a configuration file may hold; each is optional.
 struct Configuration: Equatable {
-    static let keys = ["strict", "swiftVersion", "wrapperSources"]
+    static let keys = ["strict", "swiftVersion", "wrapperSources", "moduleSources"]
 
     /// `--strict`.
     var strict: Bool?
@@ -15,6 +15,8 @@ struct Configuration: Equatable {
     var swiftVersion: Int?
     /// `--wrapper-sources`, each resolved against the file's folder.
     var wrapperSources: [String] = []
+    /// `--module-sources`, each resolved against the file's folder.
+    var moduleSources: [String] = []
 }
 
 /// What is wrong with a configuration file, as the lines to print.
@@ -56,12 +58,16 @@ func readConfiguration(_ path: String) throws(ConfigurationError) -> Configurati
                 throw problem(value.offset, "'swiftVersion' must be 5 or 6")
             }
             configuration.swiftVersion = Int(number)
-        case "wrapperSources":
-            let message = "'wrapperSources' must be an array of paths (relative to this file's folder)"
+        case "wrapperSources", "moduleSources":
+            let message = "'\(member.name)' must be an array of paths (relative to this file's folder)"
             guard case .array(let items) = value.kind else { throw problem(value.offset, message) }
             for item in items {
                 guard case .string(let source) = item.kind, !source.isEmpty else { throw problem(item.offset, message) }
-                configuration.wrapperSources.append(resolve(source, against: path))
+                if member.name == "wrapperSources" {
+                    configuration.wrapperSources.append(resolve(source, against: path))
+                } else {
+                    configuration.moduleSources.append(resolve(source, against: path))
+                }
             }
         default:
             let known = Configuration.keys.map { "'\($0)'" }.joined(separator: ", ")
@@ -81,10 +87,11 @@ private func resolve(_ relative: String, against path: String) -> String {
 extension Invocation {
     /// The file's settings where the command line gives none: `--strict` or
     /// `"strict": true` is strict; `--swift-version` wins over `"swiftVersion"`;
-    /// wrapper sources from both are read.
+    /// wrapper sources and module sources from both are read.
     mutating func apply(_ configuration: Configuration) {
         if configuration.strict == true { strict = true }
         if swiftVersion == nil { swiftVersion = configuration.swiftVersion }
         wrapperSources += configuration.wrapperSources
+        moduleSources += configuration.moduleSources
     }
 }

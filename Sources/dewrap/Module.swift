@@ -1,17 +1,204 @@
 import DewrapLowering
+import DewrapSyntax
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
-/// All inputs of one run are one module (issue 21): their declarations (read when a file first
-/// needs them) give each file the types that initial values and `@Environment` keys name in the
-/// others, and a wrapper declared in one input is known in all. Inputs that cannot be read are
-/// left out here; their jobs report them. Nothing read is kept: a run holds no more files in
-/// memory than it lowers at once.
-func readModule(_ inputs: [String], wrapperShapes: inout WrapperShapes) -> ModuleSources? {
-    let paths = inputs.filter { $0 != "-" }
-    guard paths.count > 1 else { return nil }
-    for path in paths {
-        // The inputs' own wrappers win over `--wrapper-sources`, as a file's own do.
+/// All inputs of one run are one module (issue 21), and so are the `--module-sources` files
+/// (the plain `.swift` files beside a build plugin's `.swift.dewrap` ones): their declarations
+/// (read when a file first needs them) give each file the types that initial values and
+/// `@Environment` keys name in the others, and a wrapper declared in one is known in all.
+/// Inputs that cannot be read are left out here; their jobs report them. Nothing read is kept: a
+/// run holds no more files in memory than it lowers at once. With a module index, only the module
+/// sources it says spell `@propertyWrapper` are read for wrappers.
+func readModule(_ inputs: [String], moduleSources: [String], moduleIndex: [String: ModuleIndexEntry]? = nil,
+                wrapperShapes: inout WrapperShapes) -> ModuleSources? {
+    let paths = inputs.filter { $0 != "-" } + moduleSources
+    guard paths.count > 1 || !moduleSources.isEmpty else { return nil }
+    for path in paths where moduleIndex?[path].map(\.declaresWrapper) ?? true {
+        // The module's own wrappers win over `--wrapper-sources`, as a file's own do.
         guard let source = try? readInput(path) else { continue }
         wrapperShapes.merge(WrapperShapes(readingModule: [source]))
     }
     return ModuleSources { paths.compactMap { try? readInput($0) } }
+}
+
+/// The `.swift` files the `--module-sources` paths name (a folder is searched as a folder input
+/// is), without those that are inputs of the run too: an input is lowered, whatever else names
+/// it. A path that does not exist is an error, as for `--wrapper-sources`.
+func moduleSourceFiles(_ paths: [String], inputs: [String]) throws(FileError) -> [String] {
+    guard !paths.isEmpty else { return [] }
+    var seen = Set(inputs.compactMap { $0 == "-" ? nil : FileIdentity(path: $0) })
+    var files: [String] = []
+    for path in paths {
+        // One `stat` for a file (a build plugin names hundreds of them).
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw FileError("read", path) }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else {
+            if seen.insert(FileIdentity(info)).inserted { files.append(path) }
+            continue
+        }
+        for file in swiftFiles(inFolder: path).map({ joined(path, $0) }) {
+            guard let identity = FileIdentity(path: file), seen.insert(identity).inserted else { continue }
+            files.append(file)
+        }
+    }
+    return files
+}
+
+// MARK: - Module sources' `$x`
+
+/// What the module sources tell the run's `$x` across files: the member properties they keep
+/// wrapped (they are never lowered), which count as left as written, so that no file rewrites a
+/// `$x` that may mean one of them; and, as notes, their own uses of a `$x` the run lowers, which
+/// would need rewriting but are not written.
+struct ModuleSourceUses {
+    /// Names of member properties the module sources declare with a wrapper.
+    var wrapped: [String] = []
+    /// Notes by module source, in their order: the file, its bytes and the notes.
+    var notes: [(path: String, source: [UInt8], diagnostics: [Diagnostic])] = []
+
+    /// `LoweringResult.Projections.acrossFiles` over the inputs' first lowerings, with the names
+    /// the module sources keep wrapped counted as left as written (as if they were one more file
+    /// that left them): the names every input rewrites `$x` of, and which inputs must be lowered
+    /// again knowing them.
+    func acrossFiles(_ run: [LoweringResult.Projections?]) -> (names: Set<String>, relower: [Bool]) {
+        let across = LoweringResult.Projections.acrossFiles(run)
+        guard !wrapped.isEmpty else { return across }
+        let names = across.names.subtracting(wrapped)
+        let relower = run.map { file in
+            guard let file, !names.isEmpty else { return false }
+            return file.unread || file.unresolved.contains(where: names.contains)
+        }
+        return (names, relower)
+    }
+}
+
+/// Reads the module sources for what `ModuleSourceUses` holds, as cheaply as the run allows:
+/// nothing when the run lowered no member property; otherwise a byte scan of each file for `$name`
+/// of a lowered name, and only when one is found somewhere (or an input has a `$name` of one it
+/// did not rewrite) the files that spell one of those names are lowered, in memory, as if they
+/// were inputs that know the run's lowered names (`moduleProjections`). A `$x` that lowering
+/// rewrites there, and that is not the file's own, is a use to report. With a module index
+/// (`--module-index`), which lists each file's wrapped names and the `$name`s it does not resolve
+/// itself, only the files that use a lowered name are read, and lowered.
+///
+/// `run` holds each input's first lowering (nil for one that was not lowered), `runPaths` their
+/// paths; `options` are the run's (the module's declarations and wrappers included).
+func moduleSourceUses(_ files: [String], moduleIndex: [String: ModuleIndexEntry]? = nil, run: [LoweringResult.Projections?],
+                      runPaths: [String], options: LoweringOptions) -> ModuleSourceUses {
+    var uses = ModuleSourceUses()
+    let lowered = LoweringResult.Projections.acrossFiles(run).names
+    guard !files.isEmpty, !lowered.isEmpty else { return uses }
+    // Names an input may still have to rewrite, and names a module source spells as `$name`.
+    var asked = Set(run.compactMap { $0?.unresolved }.joined()).intersection(lowered)
+    var spelled = Array(repeating: false, count: files.count)
+    var indexed: Set<String>?
+    if let moduleIndex {
+        var wrapped = Set<String>()
+        for (position, file) in files.enumerated() {
+            guard let entry = moduleIndex[file] else { continue }
+            wrapped.formUnion(entry.wrapped)
+            spelled[position] = entry.uses.contains(where: lowered.contains)
+        }
+        indexed = wrapped
+        uses.wrapped = wrapped.sorted()
+        guard spelled.contains(true) else { return uses }
+    } else {
+        for (position, file) in files.enumerated() {
+            guard let source = try? readInput(file) else { continue }
+            let names = dollarNames(in: source, among: lowered)
+            spelled[position] = !names.isEmpty
+            asked.formUnion(names)
+        }
+        guard !asked.isEmpty else { return uses }
+    }
+
+    var loweredIn: [String: String] = [:]
+    for (index, projections) in run.enumerated() {
+        for name in projections?.lowered ?? [] where loweredIn[name] == nil { loweredIn[name] = runPaths[index] }
+    }
+    var wrapped = Set<String>()
+    var candidates: [(path: String, source: [UInt8], rewritten: [(offset: Int, name: String)])] = []
+    for (index, file) in files.enumerated() {
+        // With an index, only the files that use a lowered name; without, those that spell one.
+        if indexed != nil && !spelled[index] { continue }
+        guard let source = try? readInput(file), notSwiftSource(source) == nil,
+              spelled[index] || asked.contains(where: { bytes(source, contain: $0) }) else { continue }
+        var fileOptions = options
+        fileOptions.lineDirectives = nil
+        fileOptions.strict = false
+        fileOptions.moduleProjections = lowered
+        let result = lower(source, fileName: file, options: fileOptions)
+        let own = Set(result.projections.lowered + result.projections.left)
+        wrapped.formUnion(own)
+        // A `$x` rewritten is one change over exactly its token; declarations' changes are longer.
+        var rewritten: [(offset: Int, name: String)] = []
+        for change in result.changes where change.count > 1 && source[change.lowerBound] == UInt8(ascii: "$") {
+            let name = String(decoding: source[change.lowerBound + 1..<change.upperBound], as: UTF8.self)
+            if lowered.contains(name) && !own.contains(name) && isIdentifier(name) {
+                rewritten.append((change.lowerBound, name))
+            }
+        }
+        if !rewritten.isEmpty { candidates.append((file, source, rewritten)) }
+    }
+    if let indexed { wrapped = indexed } else { uses.wrapped = wrapped.sorted() }
+    for candidate in candidates {
+        let diagnostics = candidate.rewritten.filter { !wrapped.contains($0.name) }.map { use in
+            Diagnostic(.note, at: use.offset, "'$\(use.name)' would need rewriting to '_$\(use.name)': '\(use.name)' is lowered in '\(loweredIn[use.name] ?? "another input")'; this file is a module source, read but not written")
+        }
+        if !diagnostics.isEmpty { uses.notes.append((candidate.path, candidate.source, diagnostics)) }
+    }
+    return uses
+}
+
+/// The names in `names` (all names, without it) that `source` spells right after a `$` (a byte
+/// scan: in comments and string literals too; lowering decides what is a use). `$0` is not one.
+func dollarNames(in source: [UInt8], among names: Set<String>? = nil) -> Set<String> {
+    var found = Set<String>()
+    source.withUnsafeBufferPointer { bytes in
+        guard let base = bytes.baseAddress else { return }
+        var from = 0
+        while from < bytes.count, let hit = memchr(base + from, Int32(UInt8(ascii: "$")), bytes.count - from) {
+            let start = base.distance(to: hit.assumingMemoryBound(to: UInt8.self)) + 1
+            var end = start
+            while end < bytes.count && isIdentifierByte(bytes[end]) { end += 1 }
+            if end > start && !(bytes[start] >= UInt8(ascii: "0") && bytes[start] <= UInt8(ascii: "9")) {
+                let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+                if names?.contains(name) ?? true { found.insert(name) }
+            }
+            from = end
+        }
+    }
+    return found
+}
+
+private func isIdentifierByte(_ byte: UInt8) -> Bool {
+    (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+        || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "_") || byte >= 0x80
+}
+
+private func isIdentifier(_ name: String) -> Bool {
+    !name.isEmpty && name.utf8.allSatisfy(isIdentifierByte)
+}
+
+/// Whether `source` holds the bytes of `text`: its first byte found with `memchr`, then the rest compared.
+func bytes(_ source: [UInt8], contain text: String) -> Bool {
+    let needle = Array(text.utf8)
+    guard let first = needle.first else { return true }
+    return source.withUnsafeBufferPointer { bytes in
+        guard let base = bytes.baseAddress else { return false }
+        var from = 0
+        while from + needle.count <= bytes.count, let hit = memchr(base + from, Int32(first), bytes.count - from) {
+            let index = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+            guard index + needle.count <= bytes.count else { return false }
+            if bytes[index..<index + needle.count].elementsEqual(needle) { return true }
+            from = index + 1
+        }
+        return false
+    }
 }

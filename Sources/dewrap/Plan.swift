@@ -9,7 +9,7 @@ struct Job {
         case comparison(Invocation.Comparison)
     }
 
-    /// As given on the command line; `-` is standard input.
+    /// As given on the command line (or found in a folder given); `-` is standard input.
     var input: String
     var output: Output
 
@@ -18,49 +18,58 @@ struct Job {
 }
 
 /// Turns an invocation into jobs, with the checks that need the file system:
-/// the same file named twice, or an output that would overwrite an input.
-func plan(_ invocation: Invocation) throws(UsageError) -> [Job] {
+/// the same file named twice (or found in two folders given), two results for one output
+/// file, or an output that would overwrite an input.
+func plan(_ invocation: Invocation, inputs: Inputs) throws(UsageError) -> [Job] {
     var seen: [FileIdentity: String] = [:]
-    for input in invocation.inputs where input != "-" {
-        guard let identity = FileIdentity(path: input) else { continue }  // reported when read
+    for input in inputs.files where input.path != "-" {
+        guard let identity = FileIdentity(path: input.path) else { continue }  // reported when read
         if let earlier = seen[identity] {
-            throw UsageError(message: "'\(earlier)' and '\(input)' are the same file")
+            throw UsageError(message: earlier == input.path
+                ? "'\(earlier)' is given twice: two of the folders given hold it"
+                : "'\(earlier)' and '\(input.path)' are the same file")
         }
-        seen[identity] = input
+        seen[identity] = input.path
     }
 
     switch invocation.destination {
     case .standardOutput:
-        return invocation.inputs.map { Job(input: $0, output: .standardOutput) }
+        return inputs.files.map { Job(input: $0.path, output: .standardOutput) }
     case .inPlace:
-        return invocation.inputs.map { Job(input: $0, output: .inPlace) }
+        return inputs.files.map { Job(input: $0.path, output: .inPlace) }
     case .comparison(let comparison):
-        return invocation.inputs.map { Job(input: $0, output: .comparison(comparison)) }
+        return inputs.files.map { Job(input: $0.path, output: .comparison(comparison)) }
     case .path(let path):
-        let intoFolder = writesIntoFolder(invocation)
+        let intoFolder = writesIntoFolder(invocation, inputs: inputs)
         var jobs: [Job] = []
-        for input in invocation.inputs {
+        var targets: [String: String] = [:]
+        for input in inputs.files {
             var target = path
             if intoFolder {
-                if input == "-" {
+                if input.path == "-" {
                     throw UsageError(message: "standard input has no file name to write into the folder '\(path)'")
                 }
-                target = (path.hasSuffix("/") ? path : path + "/") + baseName(input)
+                target = joined(path, input.outputName)
+                if let earlier = targets[target] {
+                    throw UsageError(message: "'\(earlier)' and '\(input.path)' would both be written to '\(target)'")
+                }
+                targets[target] = input.path
             }
             if let identity = FileIdentity(path: target), let clash = seen[identity] {
                 throw UsageError(message: "writing '\(target)' would overwrite the input '\(clash)'; use '--in-place' to rewrite it")
             }
-            jobs.append(Job(input: input, output: .file(target)))
+            jobs.append(Job(input: input.path, output: .file(target)))
         }
         return jobs
     }
 }
 
 /// Whether `-o PATH` names a folder that receives each input under its own
-/// name: with several inputs, or when PATH is a folder or ends in `/` (then
+/// name (or, for a file found in a folder input, its path under that folder): with
+/// several inputs, a folder input, or when PATH is a folder or ends in `/` (then
 /// it is created if missing). Otherwise PATH names the output file, whose
 /// folder must exist, as for a compiler's `-o`.
-func writesIntoFolder(_ invocation: Invocation) -> Bool {
+func writesIntoFolder(_ invocation: Invocation, inputs: Inputs) -> Bool {
     guard case .path(let path) = invocation.destination else { return false }
-    return invocation.inputs.count > 1 || path.hasSuffix("/") || isDirectory(path)
+    return inputs.files.count > 1 || inputs.hasFolder || path.hasSuffix("/") || isDirectory(path)
 }

@@ -19,13 +19,22 @@ let version = "0.1.0"
 /// the inputs.
 func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
     var sourcesShapes: WrapperShapes
+    let moduleSources: [String]
+    var moduleIndex: [String: ModuleIndexEntry]?
     do throws(FileError) {
         sourcesShapes = try readWrapperSources(invocation.wrapperSources)
+        moduleSources = invocation.action == .lower
+            ? try moduleSourceFiles(invocation.moduleSources, inputs: jobs.map(\.input)) : []
+        if let path = invocation.moduleIndex, invocation.action == .lower {
+            moduleIndex = try readModuleIndex(path, moduleSources: moduleSources)
+        }
     } catch {
         writeStandardError("dewrap: error: \(error.message)\n")
         return .failure
     }
-    let module = invocation.action == .lower ? readModule(invocation.inputs, wrapperShapes: &sourcesShapes) : nil
+    let module = invocation.action == .lower && !invocation.fileByFile
+        ? readModule(jobs.map(\.input), moduleSources: moduleSources, moduleIndex: moduleIndex, wrapperShapes: &sourcesShapes)
+        : nil
     let wrapperShapes = sourcesShapes
     _ = fileCreationMask  // read before the workers start
     let failed = Atomic<Bool>(false)
@@ -40,13 +49,13 @@ func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
         }
     }
     let threads = invocation.jobs ?? availableCores()
-    @Sendable func options(for job: Job, projections: Set<String> = []) -> LoweringOptions {
+    @Sendable func options(for job: Job?, projections: Set<String> = []) -> LoweringOptions {
         var options = LoweringOptions(
             strict: invocation.strict, wrapperShapes: wrapperShapes,
             swiftVersion: invocation.swiftVersion == 5 ? .swift5 : .swift6)
         options.module = module
         options.moduleProjections = projections
-        if invocation.lineDirectives { options.lineDirectives = invocation.sourceName ?? job.displayName }
+        if invocation.lineDirectives, let job { options.lineDirectives = invocation.sourceName ?? job.displayName }
         return options
     }
     @Sendable func report(_ index: Int, _ outcome: Outcome) {
@@ -60,6 +69,7 @@ func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
     var waiting: [Lowered?] = Array(repeating: nil, count: jobs.count)
     var relowered: [Set<String>?] = Array(repeating: nil, count: jobs.count)
     var done = Array(repeating: false, count: jobs.count)
+    var moduleUses = ModuleSourceUses()
     if module != nil {
         let firstPass = Mutex<(waiting: [Lowered?], projections: [LoweringResult.Projections?], done: [Bool])>(
             (Array(repeating: nil, count: jobs.count), Array(repeating: nil, count: jobs.count),
@@ -80,7 +90,10 @@ func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
         let first = firstPass.withLock { $0 }
         waiting = first.waiting
         done = first.done
-        let (projections, relower) = LoweringResult.Projections.acrossFiles(first.projections)
+        // The module sources keep their wrapped properties: their names count as left as written.
+        moduleUses = moduleSourceUses(moduleSources, moduleIndex: moduleIndex, run: first.projections, runPaths: jobs.map(\.displayName),
+                                      options: options(for: nil))
+        let (projections, relower) = moduleUses.acrossFiles(first.projections)
         for index in jobs.indices where relower[index] {
             relowered[index] = projections
             waiting[index] = nil
@@ -95,6 +108,9 @@ func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
         report(index, perform(
             job, invocation: invocation, options: options(for: job, projections: projectionsByJob[index] ?? []),
             lowered: lowered[index]))
+    }
+    for note in moduleUses.notes {
+        writeStandardError(formatDiagnostics(note.diagnostics, source: note.source, path: note.path, verbosity: invocation.verbosity))
     }
     if failed.load(ordering: .relaxed) { return .failure }
     if case .comparison(let comparison) = invocation.destination, comparison.failsOnChange,

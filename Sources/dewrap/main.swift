@@ -18,6 +18,24 @@ func main() -> ExitStatus {
         case .version:
             writeStandardOutputIgnoringFailure("dewrap \(version)\n")
             return .success
+        case .writeModuleIndex(let path):
+            var invocation = invocation
+            do throws(FileError) {
+                if let configuration = invocation.configuration {
+                    do throws(ConfigurationError) {
+                        invocation.apply(try readConfiguration(configuration))
+                    } catch {
+                        writeStandardError(error.text)
+                        return .failure
+                    }
+                }
+                try writeModuleIndex(path, moduleSources: moduleSourceFiles(invocation.moduleSources, inputs: []),
+                                     wrapperSources: wrapperSourceFiles(invocation.wrapperSources))
+            } catch {
+                writeStandardError("dewrap: error: \(error.message)\n")
+                return .failure
+            }
+            return .success
         case .lower, .emitTokens, .emitTree:
             var invocation = invocation
             if let path = invocation.configuration {
@@ -27,10 +45,23 @@ func main() -> ExitStatus {
                     writeStandardError(error.text)
                     return .failure
                 }
+                if invocation.fileByFile && !invocation.moduleSources.isEmpty {
+                    throw UsageError(message: "'--file-by-file' lowers each input alone; it cannot be used with the configuration's 'moduleSources'")
+                }
             }
-            let jobs = try plan(invocation)
-            if case .path(let folder) = invocation.destination, writesIntoFolder(invocation) {
-                do { try makeFolder(folder) } catch {
+            let inputs = try expandInputs(invocation)
+            let jobs = try plan(invocation, inputs: inputs)
+            if case .path(let folder) = invocation.destination, writesIntoFolder(invocation, inputs: inputs) {
+                do throws(FileError) {
+                    try makeFolder(folder)
+                    // The subfolders of files found in folder inputs, each made once.
+                    var made: Set<String> = [folder]
+                    for job in jobs {
+                        guard case .file(let target) = job.output, let slash = target.lastIndex(of: "/") else { continue }
+                        let parent = String(target[..<slash])
+                        if made.insert(parent).inserted { try makeFolder(parent) }
+                    }
+                } catch {
                     writeStandardError("dewrap: error: \(error.message)\n")
                     return .failure
                 }

@@ -142,7 +142,7 @@ import Testing
     @Test func helpAndVersionSucceed() throws {
         let help = try runDewrap(["--help"])
         #expect(help.status == 0)
-        #expect(help.stdoutText.contains("USAGE: dewrap [options] [FILE...]"))
+        #expect(help.stdoutText.contains("USAGE: dewrap [options] [FILE|FOLDER...]"))
         let version = try runDewrap(["--version"])
         #expect(version.status == 0)
         #expect(version.stdoutText == "dewrap 0.1.0\n")
@@ -159,7 +159,7 @@ import Testing
         (["--in-place"], "'--in-place' needs files, not standard input"),
         (["--in-place", "a.swift", "./a.swift"], "'a.swift' and './a.swift' are the same file"),
         (["a.swift", "-o", "a.swift"], "writing 'a.swift' would overwrite the input 'a.swift'; use '--in-place' to rewrite it"),
-        (["a.swift", "sub/a.swift", "-o", "out"], "two inputs are named 'a.swift'; their results would overwrite each other in the output folder"),
+        (["a.swift", "sub/a.swift", "-o", "out"], "'a.swift' and 'sub/a.swift' would both be written to 'out/a.swift'"),
         (["-j", "0", "a.swift"], "option '-j' needs a number of jobs of at least 1, not '0'"),
         (["--jobs=two", "a.swift"], "option '--jobs' needs a number of jobs of at least 1, not 'two'"),
         (["a.swift", "--jobs"], "option '--jobs' needs a number"),
@@ -314,10 +314,11 @@ import Testing
         #expect(attributes[.type] as? FileAttributeType == .typeCharacterSpecial)
     }
 
-    @Test func aFolderIsNotAnInput() throws {
+    /// A folder stands for its files (FolderInputTests): not for standard output.
+    @Test func aFolderNeedsAnOutputFolder() throws {
         let outcome = try runDewrap([fixturesFolder.path])
-        #expect(outcome.status == 1)
-        #expect(outcome.stderr == "dewrap: error: cannot read '\(fixturesFolder.path)': it is a folder\n")
+        #expect(outcome.status == 64)
+        #expect(outcome.stderr == "dewrap: error: '\(fixturesFolder.path)' is a folder: its files need '-o FOLDER', '--in-place', '--check' or '--diff'\nRun 'dewrap --help' for usage.\n")
         #expect(outcome.stdout.isEmpty)
     }
 
