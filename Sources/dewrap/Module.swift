@@ -15,16 +15,19 @@ import Darwin
 /// Inputs that cannot be read are left out here; their jobs report them. Nothing read is kept: a
 /// run holds no more files in memory than it lowers at once. With a module index, only the module
 /// sources it says spell `@propertyWrapper` are read for wrappers.
-func readModule(_ inputs: [String], moduleSources: [String], moduleIndex: [String: ModuleIndexEntry]? = nil,
-                wrapperShapes: inout WrapperShapes) -> ModuleSources? {
+/// The `--wrapper-sources` files (`dependencies`) are other modules: their public declarations
+/// are read with the module's, under the names the module does not declare.
+func readModule(_ inputs: [String], moduleSources: [String], dependencies: [String] = [],
+                moduleIndex: [String: ModuleIndexEntry]? = nil, wrapperShapes: inout WrapperShapes) -> ModuleSources? {
     let paths = inputs.filter { $0 != "-" } + moduleSources
-    guard paths.count > 1 || !moduleSources.isEmpty else { return nil }
+    guard paths.count > 1 || !moduleSources.isEmpty || !dependencies.isEmpty else { return nil }
     for path in paths where moduleIndex?[path].map(\.declaresWrapper) ?? true {
         // The module's own wrappers win over `--wrapper-sources`, as a file's own do.
         guard let source = try? readInput(path) else { continue }
         wrapperShapes.merge(WrapperShapes(readingModule: [source]))
     }
-    return ModuleSources { paths.compactMap { try? readInput($0) } }
+    return ModuleSources(reading: { paths.compactMap { try? readInput($0) } },
+                         dependencies: { dependencies.compactMap { try? readInput($0) } })
 }
 
 /// The `.swift` files the `--module-sources` paths name (a folder is searched as a folder input

@@ -33,7 +33,8 @@ func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
         return .failure
     }
     let module = invocation.action == .lower && !invocation.fileByFile
-        ? readModule(jobs.map(\.input), moduleSources: moduleSources, moduleIndex: moduleIndex, wrapperShapes: &sourcesShapes)
+        ? readModule(jobs.map(\.input), moduleSources: moduleSources, dependencies: wrapperSourceFiles(invocation.wrapperSources),
+                     moduleIndex: moduleIndex, wrapperShapes: &sourcesShapes)
         : nil
     let wrapperShapes = sourcesShapes
     _ = fileCreationMask  // read before the workers start

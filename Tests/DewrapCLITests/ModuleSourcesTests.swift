@@ -259,4 +259,34 @@ import Testing
         let output = try runDewrap(["--write-module-index", "index.swift", "-o", "x"])
         #expect(output.status == 64)
     }
+
+    /// `--wrapper-sources` files are another module's: their public declarations say the types
+    /// of initial values (a single input too); their internal ones cannot be named from here.
+    @Test func dependencySourcesGiveTheirPublicDeclarations() throws {
+        let folder = try makeScratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("Dep"), withIntermediateDirectories: true)
+        try write("""
+            public enum Theme { case light, dark
+                public static let standard = Theme.dark
+                static let hidden = Theme.light
+            }
+
+            """, to: folder.appendingPathComponent("Dep/Theme.swift"))
+        try write("""
+            import SwiftUI
+            struct V: View {
+                @State private var theme = Theme.standard
+                @State private var other = Theme.hidden
+                var body: some View { Text("") }
+            }
+
+            """, to: folder.appendingPathComponent("V.swift"))
+        let alone = try runDewrap(["V.swift"], in: folder)
+        #expect(alone.stderr.contains("cannot lower 'theme'"))
+        let outcome = try runDewrap(["--wrapper-sources", "Dep", "V.swift"], in: folder)
+        #expect(outcome.stdoutText.contains("private var _theme: State<Theme> = State(wrappedValue: Theme.standard)"), "\(outcome.stdoutText)")
+        #expect(!outcome.stderr.contains("cannot lower 'theme'"))
+        #expect(outcome.stderr.contains("cannot lower 'other'"))
+    }
 }

@@ -5,14 +5,20 @@ import Testing
 /// `fixtures/module/<name>/` is one module (issue 21): its files are lowered together, each
 /// seeing the others' declarations as one run of the CLI does, to the goldens in
 /// `<name>.expected/`, with no diagnostics; and the files as written and as lowered, built with
-/// `fixtures/module/driver.swift` against the stand-in, print the same.
+/// `fixtures/module/<name>.driver.swift` (or `driver.swift`) against the stand-in, print the same.
+/// Files in `<name>/Dependencies/` are another module's (`--wrapper-sources`): read for their
+/// public declarations, never lowered, built with the module as written.
 struct ModuleFixtureTests {
     static let folder = Fixtures.root.appendingPathComponent("module")
     static let modules: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
         .filter { !$0.hasSuffix(".expected") && !$0.hasSuffix(".swift") }.sorted()
 
-    static func files(of module: String) throws -> [String: [UInt8]] {
-        let path = folder.appendingPathComponent(module)
+    static func files(of module: String, in subfolder: String? = nil) throws -> [String: [UInt8]] {
+        var path = folder.appendingPathComponent(module)
+        if let subfolder {
+            path = path.appendingPathComponent(subfolder)
+            guard FileManager.default.fileExists(atPath: path.path) else { return [:] }
+        }
         var files: [String: [UInt8]] = [:]
         for name in try FileManager.default.contentsOfDirectory(atPath: path.path) where name.hasSuffix(".swift") {
             files[name] = [UInt8](try Data(contentsOf: path.appendingPathComponent(name)))
@@ -21,11 +27,14 @@ struct ModuleFixtureTests {
     }
 
     /// Each file lowered with the module's declarations and wrappers, as the CLI does.
-    static func lowered(_ files: [String: [UInt8]], asModule: Bool = true) -> [String: LoweringResult] {
+    static func lowered(
+        _ files: [String: [UInt8]], dependencies: [String: [UInt8]] = [:], asModule: Bool = true
+    ) -> [String: LoweringResult] {
         let sources = files.keys.sorted().map { files[$0]! }
+        let dependencySources = dependencies.keys.sorted().map { dependencies[$0]! }
         var options = LoweringOptions()
         if asModule {
-            options.module = ModuleSources(sources)
+            options.module = ModuleSources(reading: { sources }, dependencies: { dependencySources })
             options.wrapperShapes = WrapperShapes(readingModule: sources)
         }
         let first = files.mapValues { lower($0, fileName: "Module.swift", options: options) }
@@ -49,7 +58,7 @@ struct ModuleFixtureTests {
     func lowersToGoldens(_ module: String) throws {
         let files = try Self.files(of: module)
         let expected = Self.folder.appendingPathComponent(module + ".expected")
-        for (name, result) in Self.lowered(files) {
+        for (name, result) in Self.lowered(files, dependencies: try Self.files(of: module, in: "Dependencies")) {
             #expect(result.diagnostics.isEmpty, "\(name): \(result.diagnostics.map(\.message))")
             if Fixtures.updating { try Data(result.output).write(to: expected.appendingPathComponent(name)) }
             let golden = [UInt8](try Data(contentsOf: expected.appendingPathComponent(name)))
@@ -68,10 +77,12 @@ struct ModuleFixtureTests {
     @Test(arguments: modules)
     func originalAndLoweringBehaveTheSame(_ module: String) throws {
         let files = try Self.files(of: module)
-        let driver = Self.folder.appendingPathComponent("driver.swift")
-        let original = Equivalence.run(sources: files, driver: driver)
+        let dependencies = try Self.files(of: module, in: "Dependencies")
+        var driver = Self.folder.appendingPathComponent(module + ".driver.swift")
+        if !FileManager.default.fileExists(atPath: driver.path) { driver = Self.folder.appendingPathComponent("driver.swift") }
+        let original = Equivalence.run(sources: files.merging(dependencies) { own, _ in own }, driver: driver)
         #expect(!original.isEmpty && !original.contains("build failed") && !original.contains("exit status"), "\(original)")
-        let lowered = Self.lowered(files).mapValues(\.output)
-        #expect(Equivalence.run(sources: lowered, driver: driver) == original)
+        let lowered = Self.lowered(files, dependencies: dependencies).mapValues(\.output)
+        #expect(Equivalence.run(sources: lowered.merging(dependencies) { own, _ in own }, driver: driver) == original)
     }
 }

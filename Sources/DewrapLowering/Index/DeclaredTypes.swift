@@ -17,6 +17,8 @@ final class DeclarationIndex {
         var owner: String?
         /// `private` or `fileprivate`: other files cannot name it.
         var isPrivate = false
+        /// `public` or `open` (or in a `public extension`): other modules can name it.
+        var isPublic = false
     }
 
     /// A function with a written return type.
@@ -24,8 +26,11 @@ final class DeclarationIndex {
         var returnType: TokenSpan
         var owner: String?
         var isPrivate = false
+        var isPublic = false
     }
 
+    /// The non-extension types declared `public` or `open` (other modules can name them).
+    private(set) var publicTypes: Set<String> = []
     /// Non-extension types by simple name, with their kind; a name declared twice maps to nil.
     private(set) var types: [String: TypeKind?] = [:]
     /// Enum cases by enum name, then case name: whether the case has a payload.
@@ -47,7 +52,12 @@ final class DeclarationIndex {
         visit(context.tree.items, owner: nil, context: context)
     }
 
-    private func visit(_ items: [Item], owner: String?, context: SourceContext) {
+    /// `inPublicExtension`: members without an access of their own are public (`public extension T`).
+    private func visit(_ items: [Item], owner: String?, inPublicExtension: Bool = false, context: SourceContext) {
+        func isPublic(_ prefix: DeclarationPrefix) -> Bool {
+            let access = context.declaredAccess(prefix)
+            return access == "public" || access == "open" || (access == nil && inPublicExtension)
+        }
         for item in items {
             switch item {
             case .type(let type):
@@ -55,6 +65,7 @@ final class DeclarationIndex {
                 if type.kind != .extension {
                     let simple = lastComponent(name)
                     types[simple] = types[simple] == nil ? .some(type.kind) : .some(nil)
+                    if isPublic(type.prefix) { publicTypes.insert(simple) }
                 }
                 guard let body = type.body else { continue }
                 // A generic type's members have types in terms of its parameters: not read, its nested types' names only.
@@ -62,12 +73,15 @@ final class DeclarationIndex {
                     visitTypeNames(body.items, context: context)
                     continue
                 }
-                visit(body.items, owner: lastComponent(name), context: context)
+                visit(body.items, owner: lastComponent(name),
+                      inPublicExtension: type.kind == .extension && isPublic(type.prefix), context: context)
             case .other(let other) where other.kind == .typealias || other.kind == .associatedtype:
                 for name in other.names { otherTypeNames.insert(context.text(name)) }
             case .ifConfig(let ifConfig):
                 // Only one branch is compiled: a name declared in two is counted twice (uncertain).
-                for clause in ifConfig.clauses { visit(clause.items, owner: owner, context: context) }
+                for clause in ifConfig.clauses {
+                    visit(clause.items, owner: owner, inPublicExtension: inPublicExtension, context: context)
+                }
             case .other(let other) where other.kind == .enumCase:
                 guard let owner else { continue }
                 for name in other.names {
@@ -80,7 +94,8 @@ final class DeclarationIndex {
                     guard let name = binding.name else { continue }
                     let key = owner ?? ""
                     let value = Value(
-                        type: binding.type, initializer: binding.initializer, owner: owner, isPrivate: isPrivate(variable.prefix, context))
+                        type: binding.type, initializer: binding.initializer, owner: owner, isPrivate: isPrivate(variable.prefix, context),
+                        isPublic: isPublic(variable.prefix))
                     let text = context.text(name)
                     values[key, default: [:]][text] = values[key]?[text] == nil ? .some(value) : .some(nil)
                 }
@@ -90,7 +105,7 @@ final class DeclarationIndex {
                 let text = context.text(name)
                 // A generic function's return type may name its parameters (`func made<T>(…) -> T`): not certain.
                 let entry = function.genericParameters != nil ? nil : function.returnType.map {
-                    Function(returnType: $0, owner: owner, isPrivate: isPrivate(function.prefix, context))
+                    Function(returnType: $0, owner: owner, isPrivate: isPrivate(function.prefix, context), isPublic: isPublic(function.prefix))
                 }
                 functions[key, default: [:]][text] = functions[key]?[text] == nil ? .some(entry) : .some(nil)
             default:

@@ -21,14 +21,18 @@ public final class ModuleSources: Sendable {
 
     /// `read` gives the files' bytes when they are first needed (lowering does no I/O: the caller's
     /// closure does, so that a run need not keep every file in memory for a question never asked).
-    public init(reading read: @escaping @Sendable () -> [[UInt8]]) {
+    public init(reading read: @escaping @Sendable () -> [[UInt8]], dependencies: @escaping @Sendable () -> [[UInt8]] = { [] }) {
         self.read = read
+        self.readDependencies = dependencies
     }
+
+    /// Other modules' files (`--wrapper-sources`): their public declarations, read with the module's.
+    private let readDependencies: @Sendable () -> [[UInt8]]
 
     var declarations: ModuleDeclarations {
         made.withLock { made in
             if let made { return made }
-            let declarations = ModuleDeclarations(reading: read())
+            let declarations = ModuleDeclarations(reading: read(), dependencies: readDependencies())
             made = declarations
             return declarations
         }
@@ -68,29 +72,50 @@ public struct ModuleDeclarations: Sendable {
 
     /// Reads the declarations of every file in `sources`.
     public init(reading sources: [[UInt8]]) {
+        self.init(reading: sources, dependencies: [])
+    }
+
+    /// Reads the declarations of every file in `sources`, then the public ones of `dependencies`
+    /// (other modules' files, `--wrapper-sources`) under the names the module does not declare.
+    public init(reading sources: [[UInt8]], dependencies: [[UInt8]]) {
         for source in sources {
             let tree = Parser.parse(source, bodies: .skippingPlain)
             add(SourceContext(bytes: source, tree: tree))
         }
+        guard !dependencies.isEmpty else { return }
+        var other = ModuleDeclarations()
+        for source in dependencies {
+            let tree = Parser.parse(source, bodies: .skippingPlain)
+            other.add(SourceContext(bytes: source, tree: tree), publicOnly: true)
+        }
+        // The module's own declarations win: an import's name is shadowed by the module's.
+        let declared = types.keys
+        types.merge(other.types) { own, _ in own }
+        for (owner, members) in other.cases where cases[owner] == nil && !declared.contains(owner) { cases[owner] = members }
+        for (owner, members) in other.values { values[owner, default: [:]].merge(members) { own, _ in own } }
+        for (owner, members) in other.functions { functions[owner, default: [:]].merge(members) { own, _ in own } }
+        otherTypeNames.formUnion(other.otherTypeNames)
+        environmentValues.merge(other.environmentValues) { own, _ in own }
     }
 
-    private mutating func add(_ context: SourceContext) {
+    /// `publicOnly`: a dependency's file, of which only what is `public` or `open` can be named.
+    private mutating func add(_ context: SourceContext, publicOnly: Bool = false) {
         let file = context.declarationIndex
-        for (name, kind) in file.types {
+        for (name, kind) in file.types where !publicOnly || file.publicTypes.contains(name) {
             types[name] = types[name] == nil ? kind : .some(nil)
         }
-        for (owner, members) in file.cases where !members.isEmpty {
+        for (owner, members) in file.cases where !members.isEmpty && (!publicOnly || file.publicTypes.contains(owner)) {
             // An enum's cases are all in its one declaration: a second one makes the type unknown above.
             cases[owner] = members
         }
         for (owner, members) in file.values {
-            for (name, value) in members where !(value?.isPrivate ?? false) {
+            for (name, value) in members where !(value?.isPrivate ?? false) && (!publicOnly || value?.isPublic == true) {
                 let type = value.flatMap { context.resolvedType(of: $0) }
                 values[owner, default: [:]][name] = values[owner]?[name] == nil ? .some(type) : .some(nil)
             }
         }
         for (owner, members) in file.functions {
-            for (name, function) in members where !(function?.isPrivate ?? false) {
+            for (name, function) in members where !(function?.isPrivate ?? false) && (!publicOnly || function?.isPublic == true) {
                 let type = function.flatMap { context.resolvedReturnType(of: $0) }
                 functions[owner, default: [:]][name] = functions[owner]?[name] == nil ? .some(type) : .some(nil)
             }
