@@ -213,7 +213,7 @@ func planMemberwiseInit(
             stripped += configuration.withUnsafeBufferPointer { configuration in
                 renderInits(
                     type: type, stored: configuration, indent: indent, sendable: sendable, qualification: qualification,
-                    kept: kept, leavesProperties: leavesProperties, context: context, into: &text,
+                    kept: kept, leavesProperties: leavesProperties, movesExcludedValues: false, context: context, into: &text,
                     strippedWrapped: &strippedWrapped)
             }
         }
@@ -270,8 +270,8 @@ func memberwiseInitsAreNonisolated(
 /// are read in place through a buffer (see `StoredProperty`).
 private func renderInits(
     type: TypeDecl, stored: UnsafeBufferPointer<StoredProperty>, indent: Range<Int>, sendable: SendableOracle,
-    qualification: StaticQualification, kept: PropertyNames, leavesProperties: Bool, context: SourceContext,
-    into text: inout CodeText, strippedWrapped: inout StrippedDeclarations
+    qualification: StaticQualification, kept: PropertyNames, leavesProperties: Bool, movesExcludedValues: Bool = true,
+    context: SourceContext, into text: inout CodeText, strippedWrapped: inout StrippedDeclarations
 ) -> [Edit] {
     let tree = context.tree
     let unit = context.indentUnit
@@ -291,8 +291,9 @@ private func renderInits(
         // M-8 step 4: a wrapped property the memberwise init leaves out (`@State private var x = …`)
         // keeps its value at the declaration, which every init evaluates first. Where a value the
         // inits evaluate comes before it, it is given its value in the inits too, in declaration
-        // order, as the compiler's inits do.
-        if !stored[index].isIncluded, valuesMovedBefore, let wrapped = stored[index].wrapped,
+        // order, as the compiler's inits do. Not under `#if` (M-9): a value taken off its declaration
+        // for one configuration would be missing from the inits of another.
+        if !stored[index].isIncluded, movesExcludedValues, valuesMovedBefore, let wrapped = stored[index].wrapped,
            wrapped.storageInitializedAtDeclaration, !kept.contains(stored[index].name) {
             strippedWrapped.insert(stored[index].declarationStart)
         }
