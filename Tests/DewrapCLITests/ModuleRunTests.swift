@@ -29,4 +29,28 @@ struct ModuleRunTests {
         let extras = try runDewrap([module.appendingPathComponent("ShelfExtras.swift").path])
         #expect(extras.stdout == (try bytes(of: module.appendingPathComponent("ShelfExtras.swift"))))
     }
+
+    /// A function with wrapped parameters that another file of the run calls keeps them: its
+    /// signature would change, and the other file's calls are not rewritten (found lowering two
+    /// files: the caller's `show(level: 42)` no longer compiled).
+    @Test func wrappedParametersCalledFromAnotherFileAreLeft() throws {
+        let folder = try makeScratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try write("""
+            @propertyWrapper struct Clamped {
+                var wrappedValue: Int
+                init(wrappedValue: Int) { self.wrappedValue = min(wrappedValue, 10) }
+            }
+            func show(@Clamped level: Int) -> Int { level }
+
+            """, to: folder.appendingPathComponent("A.swift"))
+        try write("func use() -> Int { show(level: 42) }\n", to: folder.appendingPathComponent("B.swift"))
+        let both = try runDewrap(["A.swift", "B.swift", "-o", "out"], in: folder)
+        #expect(both.status == 0)
+        #expect(both.stderr.contains("cannot lower the wrapped parameters of 'show': other files of the module name it"))
+        #expect(String(decoding: try bytes(of: folder.appendingPathComponent("out/A.swift")), as: UTF8.self).contains("func show(@Clamped level: Int)"))
+        // Alone, the file is the module: its function is lowered.
+        let alone = try runDewrap(["A.swift"], in: folder)
+        #expect(alone.stdoutText.contains("func show(level _level: Clamped) -> Int {"))
+    }
 }

@@ -31,7 +31,7 @@ struct SourceContext {
     private let declarations = LazyDeclarationIndex()
     /// The declarations of the module's other files (`LoweringOptions.module`), when dewrap has them.
     var module: ModuleDeclarations? { moduleSources?.declarations }
-    private let moduleSources: ModuleSources?
+    let moduleSources: ModuleSources?
     /// The file's typealiases (M-4 `@escaping` through one), made on first use.
     var typealiasIndex: TypealiasIndex { declarations.aliases(of: self) }
     /// The wrappers lowering knows: the catalog, `--wrapper-sources`, and those declared in this file.

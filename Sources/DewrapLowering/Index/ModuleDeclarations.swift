@@ -29,6 +29,12 @@ public final class ModuleSources: Sendable {
     /// Other modules' files (`--wrapper-sources`): their public declarations, read with the module's.
     private let readDependencies: @Sendable () -> [[UInt8]]
 
+    /// How many times the files of the module spell `name` as a whole word (rarely asked: for a
+    /// function with wrapped parameters, whose calls in other files would need rewriting).
+    func wordCount(_ name: String) -> Int {
+        read().reduce(0) { $0 + wordOccurrences(of: Array(name.utf8), in: $1) }
+    }
+
     var declarations: ModuleDeclarations {
         made.withLock { made in
             if let made { return made }
@@ -177,4 +183,27 @@ extension LoweringResult.Projections {
         }
         return (names, relower)
     }
+}
+
+/// How many times `word` occurs in `bytes` with no identifier character on either side.
+func wordOccurrences(of word: [UInt8], in bytes: [UInt8]) -> Int {
+    guard !word.isEmpty, bytes.count >= word.count else { return 0 }
+    func isWordByte(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "_") || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+            || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+            || byte >= 0x80
+    }
+    var count = 0
+    var index = 0
+    while index + word.count <= bytes.count {
+        if bytes[index] == word[0], bytes[index..<(index + word.count)].elementsEqual(word),
+           index == 0 || !isWordByte(bytes[index - 1]),
+           index + word.count == bytes.count || !isWordByte(bytes[index + word.count]) {
+            count += 1
+            index += word.count
+        } else {
+            index += 1
+        }
+    }
+    return count
 }

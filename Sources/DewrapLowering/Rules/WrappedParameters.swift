@@ -108,6 +108,18 @@ struct WrappedParameters {
         guard declaredNames[functionName] == 1 else {
             return leave(nameToken, "another declaration in this file is named '\(functionName)', so its calls are not certain")
         }
+        // Its signature changes: every call must be rewritten, and only this file's are.
+        switch context.declaredAccess(function.prefix) {
+        case "public", "open", "package":
+            return leave(nameToken, "other modules may call it, and their calls would need rewriting")
+        case "private", "fileprivate":
+            break
+        default:
+            if let module = context.moduleSources,
+               module.wordCount(functionName) > wordOccurrences(of: Array(functionName.utf8), in: context.bytes) {
+                return leave(nameToken, "other files of the module name it, and their calls would need rewriting, which is not supported yet")
+            }
+        }
         var parameters: [(Int, Parameter, ParameterShape)] = []
         for (index, parameter) in function.parameters.enumerated() {
             let wrappers = parameter.attributes.filter { context.wrapper(of: $0) != nil }
@@ -287,8 +299,14 @@ struct WrappedParameters {
             let body = function.body!
             let indent = context.indentation(of: function.prefix.start) + context.indentUnit
             let line = context.line(of: body.open)
-            let text = bodyLines.map { context.lineBreak(mappedTo: line) + indent + $0 }.joined()
-            result.append(Edit(start: tokens[body.open].end, end: tokens[body.open].end, text: Array(text.utf8)))
+            var text = bodyLines.map { context.lineBreak(mappedTo: line) + indent + $0 }.joined()
+            var end = tokens[body.open].end
+            // A first statement on the line of `{` goes on a line of its own after them (the space before it replaced).
+            if let first = body.items.first, context.line(of: first.span.lower) == line {
+                text += context.lineBreak(mappedTo: line) + indent
+                end = tokens[first.span.lower].start
+            }
+            result.append(Edit(start: tokens[body.open].end, end: end, text: Array(text.utf8)))
             // A single-expression body returned its value implicitly; after the declarations it needs `return`.
             if function.returnType != nil, body.items.count == 1, case .statement(let statement) = body.items[0],
                statement.kind == .expression {
