@@ -308,8 +308,13 @@ struct DeclaredWrapper {
             ]
         }
         lines.append("}")
+        // A generic alias attributes may name the wrapper through.
+        lines += ["", "typealias \(aliasName)<Value> = \(name)<Value>"]
         return lines.joined(separator: "\n")
     }
+
+    /// The name of the wrapper's typealias (`source` declares it).
+    var aliasName: String { name + "Alias" }
 }
 
 /// What the members of one type may refer to.

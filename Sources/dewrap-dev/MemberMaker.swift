@@ -320,7 +320,9 @@ struct MemberMaker {
         if tag != nil, let label = setting.staticNames.first, dice.chance(30) { tag = label }
         let annotation = !hasValue || !value.literalSaysType || dice.chance(40) ? ": " + value.type : ""
         let observers = setting.kind != .actor && dice.chance(12) ? self.observers(&dice, name: name) : []
-        let attribute = "@\(wrapper.name)" + (tag.map { "(tag: \($0))" } ?? "")
+        // Now and then through the wrapper's typealias (the compiler's storage type is then the alias).
+        let attributeName = dice.chance(20) ? wrapper.aliasName : wrapper.name
+        let attribute = "@\(attributeName)" + (tag.map { "(tag: \($0))" } ?? "")
         let head = "\(attribute) \(access.keyword)\(setterAccess(&dice, access))var \(name)\(annotation)\(hasValue ? " = " + value.literal(n) : "")"
         var member = Member(name: name, declaration: declaration(head, observers: observers))
         let initialized = hasValue || value == .optionalInt
@@ -328,7 +330,7 @@ struct MemberMaker {
         if !(access.isBelowInternal && initialized) {
             member.parameter = MemberwiseParameter(
                 label: name, hasDefault: initialized, argument: value.literal(n + 1),
-                defaultPrintedAsAttribute: tag.map { ("\(name): \(value.type) = \(wrapper.name)(tag: \($0))", "\(name): \(value.type) = \(value.literal(n))") })
+                defaultPrintedAsAttribute: tag.map { ("\(name): \(value.type) = \(attributeName)(tag: \($0))", "\(name): \(value.type) = \(value.literal(n))") })
             member.accessRank = access.rank
         }
         member.initialize = { seed, k in "self.\(name) = \(value.value(from: seed, k))" }
