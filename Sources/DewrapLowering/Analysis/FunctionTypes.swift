@@ -148,11 +148,7 @@ func sendableGlobalActorFunctions(_ type: String) -> String {
     guard type.utf8.contains(UInt8(ascii: "@")) else { return type }
     let bytes = Array(type.utf8)
     let count = bytes.count
-    func isNameByte(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: "_") || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
-            || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
-            || byte >= 0x80
-    }
+    func isNameByte(_ byte: UInt8) -> Bool { isASCIINameByte(byte) || byte >= 0x80 }
     var output: [UInt8] = []
     output.reserveCapacity(count + 10)
     var i = 0

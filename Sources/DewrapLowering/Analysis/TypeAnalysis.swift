@@ -190,7 +190,8 @@ extension FileLowering {
     /// Whether `name` is one of the tokens of an init's body.
     func mentions(_ initializer: FunctionDecl, _ name: String) -> Bool {
         guard let body = initializer.body, let close = body.close else { return false }
-        return (body.open..<close).contains { context.tree.tokens[$0].kind == .identifier && context.text($0) == name }
+        let spelling = Array(name.utf8)  // compared as bytes: no String per token
+        return (body.open..<close).contains { context.tree.tokens[$0].kind == .identifier && context.token($0, isSpelled: spelling) }
     }
 
     /// The wrapped stored properties of `#if` branches whose names another branch declares without

@@ -188,11 +188,7 @@ extension LoweringResult.Projections {
 /// How many times `word` occurs in `bytes` with no identifier character on either side.
 func wordOccurrences(of word: [UInt8], in bytes: [UInt8]) -> Int {
     guard !word.isEmpty, bytes.count >= word.count else { return 0 }
-    func isWordByte(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: "_") || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
-            || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
-            || byte >= 0x80
-    }
+    func isWordByte(_ byte: UInt8) -> Bool { isASCIINameByte(byte) || byte >= 0x80 }
     var count = 0
     var index = 0
     while index + word.count <= bytes.count {

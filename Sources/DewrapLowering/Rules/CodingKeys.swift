@@ -46,13 +46,14 @@ func planCodingKeys(
     // Most types are not coded: asked declaration by declaration, without collecting every inherited name first.
     // With no protocol declared in these sources, only the standard names say so: a one-name entry is compared as bytes.
     let onlyStandard = context.shapes.protocolParents.isEmpty
-    func inheritsCoding(_ declaration: TypeDecl) -> Bool {
+    // `decoding`: `Decodable` only (synthesis writes `init(from:)`, K-4).
+    func inheritsCoding(_ declaration: TypeDecl, decoding: Bool = false) -> Bool {
         declaration.inheritance.contains { entry in
             if onlyStandard, entry.upper == entry.lower + 1, context.tree.tokens[entry.lower].kind == .identifier {
                 return context.token(entry.lower, isSpelled: "Codable") || context.token(entry.lower, isSpelled: "Decodable")
-                    || context.token(entry.lower, isSpelled: "Encodable")
+                    || (!decoding && context.token(entry.lower, isSpelled: "Encodable"))
             }
-            return inheritedNames(entry, context: context).contains { context.shapes.isCodingProtocol($0) }
+            return inheritedNames(entry, context: context).contains { context.shapes.isCodingProtocol($0, decoding: decoding) }
         }
     }
     // A user-declared CodingKeys, in the type or an extension of it in this file.
@@ -70,19 +71,14 @@ func planCodingKeys(
     // Its own CodingKeys says a type is coded even when it conforms through a protocol declared
     // elsewhere (swift-argument-parser's tests' `TestableParsableArguments`): renaming its cases
     // keeps every key's string, and a coded type needs it.
-    guard userKeys != nil || inheritsCoding(type) || extensions.contains(where: inheritsCoding) else { return .unchanged }
+    guard userKeys != nil || inheritsCoding(type) || extensions.contains(where: { inheritsCoding($0) }) else { return .unchanged }
     let wrapped = properties.filter { !$0.isStatic }
     let tokens = context.tree.tokens
     let typeName = context.text(type.name)
     // K-4: only a struct whose memberwise init is written out loses declaration values, and only a
     // synthesized `init(from:)` evaluates them.
-    func inheritsDecoding(_ declaration: TypeDecl) -> Bool {
-        declaration.inheritance.contains { entry in
-            inheritedNames(entry, context: context).contains { context.shapes.isCodingProtocol($0, decoding: true) }
-        }
-    }
     let synthesizesDecoder = writesMemberwise && type.kind == .struct
-        && (inheritsDecoding(type) || extensions.contains(where: inheritsDecoding))
+        && (inheritsCoding(type, decoding: true) || extensions.contains { inheritsCoding($0, decoding: true) })
         && !declaresInitFromDecoder(type, extensions: extensions, context: context)
 
     if let userKeys {

@@ -543,7 +543,7 @@ func isGlobalActorIsolated(_ type: TypeDecl, context: SourceContext) -> Bool {
 /// without an actor. A free function might not.
 private func isActorFree(_ span: TokenSpan, sendable: SendableOracle, context: SourceContext) -> Bool {
     // A closure literal: making it runs none of its body (its isolation is its type's).
-    if context.tree.tokens[span.lower].kind == .leftBrace, isOneClosure(span, context: context) { return true }
+    if context.tree.tokens[span.lower].kind == .leftBrace, context.closingIndex(from: span.lower) == span.upper - 1 { return true }
     // Tokens and bytes read through buffers taken once: an initializer is asked about token by token.
     return context.tree.tokens.withUnsafeBufferPointer { tokens in
         context.bytes.withUnsafeBufferPointer { bytes in
@@ -580,21 +580,6 @@ private func isActorFree(_ span: TokenSpan, sendable: SendableOracle, context: S
             return true
         }
     }
-}
-
-/// Whether `span` is one closure literal: its first `{` closes at its last token.
-private func isOneClosure(_ span: TokenSpan, context: SourceContext) -> Bool {
-    var depth = 0
-    for index in span.lower..<span.upper {
-        switch context.tree.tokens[index].kind {
-        case .leftBrace: depth += 1
-        case .rightBrace:
-            depth -= 1
-            if depth == 0 { return index == span.upper - 1 }
-        default: break
-        }
-    }
-    return false
 }
 
 /// `= nil` with a wrapper whose matching `init(wrappedValue:…)` takes
