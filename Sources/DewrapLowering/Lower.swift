@@ -35,6 +35,10 @@ public struct LoweringOptions: Sendable {
     /// Member properties lowered in other files of the module (and left as written in none):
     /// `$x` of such a name in this file becomes `_$x` too, as for one of its own (D-1).
     public var moduleProjections: Set<String> = []
+    /// Set when the run rewrites calls of functions with wrapped parameters across its files
+    /// (issue 21): the functions lowered in its other files, and those it refuses. Nil: a
+    /// function that another file names is left as written.
+    public var moduleCalls: ModuleCalls?
     /// How much of function, accessor and closure bodies is parsed. By default a
     /// body holding nothing lowering reads is stepped over (`PlainBlocks`); `.all`
     /// parses every body, which gives the same result on code the compiler accepts
@@ -72,6 +76,13 @@ public struct LoweringResult: Sendable {
         public var unresolved: [String] = []
         /// The file was copied without being read, and may use some `$name`.
         public var unread = false
+        /// Functions with wrapped parameters this file lowered that other files of the module name
+        /// (with `LoweringOptions.moduleCalls` only): their calls there must be rewritten.
+        public var functions: [ModuleFunction] = []
+        /// Names of `moduleCalls` functions whose calls this file rewrote.
+        public var called: [String] = []
+        /// Uses of `moduleCalls` functions this file could not rewrite: those functions must be left.
+        public var unmatched: [UnmatchedCall] = []
     }
 }
 
@@ -89,8 +100,11 @@ public func lower(_ source: [UInt8], fileName: String, options: LoweringOptions 
     // may use `$x` of a property lowered in another file of the module).
     // Asked only in a module's run: a byte scan of every file otherwise paid for nothing.
     let usesDollarNames = options.module != nil && containsDollarName(source)
+    let namesModuleFunction = options.moduleCalls?.functions.contains {
+        wordOccurrences(of: Array($0.name.utf8), in: source) > 0
+    } ?? false
     if source.count <= Lexer.maximumInputSize && !mayHaveWrapperAttribute(source)
-        && (options.moduleProjections.isEmpty || !usesDollarNames) {
+        && (options.moduleProjections.isEmpty || !usesDollarNames) && !namesModuleFunction {
         var result = LoweringResult(output: source, diagnostics: [])
         result.projections.unread = usesDollarNames
         return result
@@ -99,7 +113,8 @@ public func lower(_ source: [UInt8], fileName: String, options: LoweringOptions 
     guard source.count <= Lexer.maximumInputSize else {
         return LoweringResult(output: source, diagnostics: lexed.diagnostics)
     }
-    guard mayUseWrappers(lexed.tokens, in: source) || !options.moduleProjections.isEmpty && usesDollarNames else {
+    guard mayUseWrappers(lexed.tokens, in: source) || !options.moduleProjections.isEmpty && usesDollarNames
+            || namesModuleFunction else {
         // Nothing to lower: the bytes as they are, and what the lexer had to say.
         let warnings = lexed.diagnostics.map { Diagnostic(options.strict ? .error : .warning, at: $0.offset, $0.message) }
         var result = LoweringResult(output: source, diagnostics: warnings)
@@ -116,7 +131,8 @@ public func lower(_ source: [UInt8], fileName: String, options: LoweringOptions 
     context.shapes = shapes
     // Handed over: a copy left behind would be destroyed unused (its value witnesses, some 1,000 instructions).
     var lowering = FileLowering(
-        context: consume context, swiftVersion: options.swiftVersion, moduleProjections: options.moduleProjections)
+        context: consume context, swiftVersion: options.swiftVersion, moduleProjections: options.moduleProjections,
+        moduleCalls: options.moduleCalls)
     lowering.run()
     var diagnostics = tree.lexerDiagnostics.map { Diagnostic(.warning, at: $0.offset, $0.message) }
     diagnostics += tree.diagnostics.map { Diagnostic(.warning, at: $0.offset, "cannot parse: \($0.message)") }

@@ -50,12 +50,13 @@ func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
         }
     }
     let threads = invocation.jobs ?? availableCores()
-    @Sendable func options(for job: Job?, projections: Set<String> = []) -> LoweringOptions {
+    @Sendable func options(for job: Job?, projections: Set<String> = [], calls: ModuleCalls? = nil) -> LoweringOptions {
         var options = LoweringOptions(
             strict: invocation.strict, wrapperShapes: wrapperShapes,
             swiftVersion: invocation.swiftVersion == 5 ? .swift5 : .swift6)
         options.module = module
         options.moduleProjections = projections
+        options.moduleCalls = calls
         if invocation.lineDirectives, let job { options.lineDirectives = invocation.sourceName ?? job.displayName }
         return options
     }
@@ -67,39 +68,87 @@ func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
     // A module's `$x` across files: a file that uses a `$name` it did not rewrite waits until every file
     // was lowered once, which tells the names lowered elsewhere; it is then lowered again knowing them.
     // Every other file is finished (written, reported) at once.
-    var waiting: [Lowered?] = Array(repeating: nil, count: jobs.count)
+    var waiting: [LoweredFile?] = Array(repeating: nil, count: jobs.count)
     var relowered: [Set<String>?] = Array(repeating: nil, count: jobs.count)
     var done = Array(repeating: false, count: jobs.count)
     var moduleUses = ModuleSourceUses()
+    var finalCalls: ModuleCalls?
     if module != nil {
-        let firstPass = Mutex<(waiting: [Lowered?], projections: [LoweringResult.Projections?], done: [Bool])>(
-            (Array(repeating: nil, count: jobs.count), Array(repeating: nil, count: jobs.count),
-             Array(repeating: false, count: jobs.count)))
+        // Functions with wrapped parameters that other files call (issue 21): the files that may declare
+        // one are lowered first, so that the others are lowered knowing those functions.
+        let early = Mutex<[LoweredFile?]>(Array(repeating: nil, count: jobs.count))
         concurrentForEach(jobs.count, threads: threads) { index in
             let job = jobs[index]
-            guard job.input != "-", let source = try? readInput(job.input), notSwiftSource(source) == nil else { return }
-            let result = lower(source, fileName: job.displayName, options: options(for: job))
-            let projections = result.projections
-            if projections.unresolved.isEmpty && !projections.unread {
-                report(index, perform(job, invocation: invocation, options: options(for: job),
-                                      lowered: Lowered(source: source, result: result)))
-                firstPass.withLock { $0.projections[index] = projections; $0.done[index] = true }
-            } else {
-                firstPass.withLock { $0.projections[index] = projections; $0.waiting[index] = Lowered(source: source, result: result) }
+            guard job.input != "-", let source = try? readInput(job.input), notSwiftSource(source) == nil,
+                  mayDeclareWrappedParameter(source) else { return }
+            let result = lower(source, fileName: job.displayName, options: options(for: job, calls: ModuleCalls()))
+            early.withLock { $0[index] = LoweredFile(source: source, result: result) }
+        }
+        var functions = ModuleFunctionPasses(early: early.withLock { $0 }, paths: jobs.map(\.displayName))
+        if functions.declaresFunctions {
+            for path in moduleSources {
+                if let source = try? readInput(path) { functions.refuseNamed(by: source, path: path) }
             }
         }
-        let first = firstPass.withLock { $0 }
+        let calls = functions.calls
+        let firstPass = Mutex<(waiting: [LoweredFile?], projections: [LoweringResult.Projections?], done: [Bool])>(
+            (Array(repeating: nil, count: jobs.count), Array(repeating: nil, count: jobs.count),
+             Array(repeating: false, count: jobs.count)))
+        let earlyResults = functions.held
+        concurrentForEach(jobs.count, threads: threads) { index in
+            let job = jobs[index]
+            let lowered: LoweredFile
+            if let held = earlyResults[index] {
+                lowered = held
+            } else {
+                guard job.input != "-", let source = try? readInput(job.input), notSwiftSource(source) == nil else { return }
+                lowered = LoweredFile(source: source, result: lower(source, fileName: job.displayName, options: options(for: job, calls: calls)))
+            }
+            let projections = lowered.result.projections
+            if projections.unresolved.isEmpty && !projections.unread && earlyResults[index] == nil
+                && projections.functions.isEmpty && projections.called.isEmpty && projections.unmatched.isEmpty {
+                report(index, perform(job, invocation: invocation, options: options(for: job, calls: calls), lowered: lowered))
+                firstPass.withLock { $0.projections[index] = projections; $0.done[index] = true }
+            } else {
+                firstPass.withLock { $0.projections[index] = projections; $0.waiting[index] = lowered }
+            }
+        }
+        var first = firstPass.withLock { $0 }
+        // Until no file has a use it cannot rewrite of a function still lowered: refuse those functions,
+        // and lower again the files whose result depends on one refused (or lowered before it was known).
+        functions.held = first.waiting
+        while true {
+            let stale = functions.staleFiles()
+            if stale.isEmpty { break }
+            let calls = functions.calls
+            let relowering = Mutex(functions.held)
+            concurrentForEach(stale.count, threads: threads) { position in
+                let index = stale[position]
+                let job = jobs[index]
+                guard let source = relowering.withLock({ $0[index]?.source }) else { return }
+                let result = lower(source, fileName: job.displayName, options: options(for: job, calls: calls))
+                relowering.withLock { $0[index] = LoweredFile(source: source, result: result) }
+            }
+            functions.held = relowering.withLock { $0 }
+            functions.relowered(stale)
+        }
+        for index in jobs.indices where functions.held[index] != nil {
+            first.waiting[index] = functions.held[index]
+            first.projections[index] = functions.held[index]!.result.projections
+        }
+        finalCalls = functions.calls
         waiting = first.waiting
         done = first.done
         // The module sources keep their wrapped properties: their names count as left as written.
         moduleUses = moduleSourceUses(moduleSources, moduleIndex: moduleIndex, run: first.projections, runPaths: jobs.map(\.displayName),
-                                      options: options(for: nil))
+                                      options: options(for: nil, calls: finalCalls))
         let (projections, relower) = moduleUses.acrossFiles(first.projections)
         for index in jobs.indices where relower[index] {
             relowered[index] = projections
             waiting[index] = nil
         }
     }
+    let moduleCalls = finalCalls
     let projectionsByJob = relowered
     let lowered = waiting
     let finished = done
@@ -107,7 +156,7 @@ func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
         guard !finished[index] else { return }
         let job = jobs[index]
         report(index, perform(
-            job, invocation: invocation, options: options(for: job, projections: projectionsByJob[index] ?? []),
+            job, invocation: invocation, options: options(for: job, projections: projectionsByJob[index] ?? [], calls: moduleCalls),
             lowered: lowered[index]))
     }
     for note in moduleUses.notes {
@@ -139,14 +188,9 @@ private struct Outcome {
     }
 }
 
-/// A file read and lowered before its job writes it (a module's first pass).
-private struct Lowered: Sendable {
-    var source: [UInt8]
-    var result: LoweringResult
-}
 
 /// One job: read, lower (or dump), write (or compare); `lowered` when that was done already.
-private func perform(_ job: Job, invocation: Invocation, options: LoweringOptions, lowered done: Lowered? = nil) -> Outcome {
+private func perform(_ job: Job, invocation: Invocation, options: LoweringOptions, lowered done: LoweredFile? = nil) -> Outcome {
     if let done { return finish(job, invocation: invocation, source: done.source, lowered: done.result) }
     let source: [UInt8]
     do throws(FileError) {

@@ -33,7 +33,10 @@ struct ModuleRunTests {
     /// A function with wrapped parameters that another file of the run calls keeps them: its
     /// signature would change, and the other file's calls are not rewritten (found lowering two
     /// files: the caller's `show(level: 42)` no longer compiled).
-    @Test func wrappedParametersCalledFromAnotherFileAreLeft() throws {
+    /// Calls of a function with wrapped parameters in the run's other files are rewritten with it; a
+    /// use one of them cannot rewrite, or one in a module source (never written), leaves it as written
+    /// everywhere, and the warning says where that use is.
+    @Test func wrappedParameterCallsInOtherFilesAreRewritten() throws {
         let folder = try makeScratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try write("""
@@ -45,10 +48,27 @@ struct ModuleRunTests {
 
             """, to: folder.appendingPathComponent("A.swift"))
         try write("func use() -> Int { show(level: 42) }\n", to: folder.appendingPathComponent("B.swift"))
-        let both = try runDewrap(["A.swift", "B.swift", "-o", "out"], in: folder)
-        #expect(both.status == 0)
-        #expect(both.stderr.contains("cannot lower the wrapped parameters of 'show': other files of the module name it"))
-        #expect(String(decoding: try bytes(of: folder.appendingPathComponent("out/A.swift")), as: UTF8.self).contains("func show(@Clamped level: Int)"))
+        try write("let shown: (Int) -> Int = show\n", to: folder.appendingPathComponent("C.swift"))
+        func text(_ path: String) throws -> String {
+            String(decoding: try bytes(of: folder.appendingPathComponent(path)), as: UTF8.self)
+        }
+
+        let both = try runDewrap(["A.swift", "B.swift", "-o", "both"], in: folder)
+        #expect(both.status == 0 && both.stderr.isEmpty, "\(both.stderr)")
+        #expect(try text("both/A.swift").contains("func show(level _level: Clamped) -> Int {"))
+        #expect(try text("both/B.swift") == "func use() -> Int { show(level: Clamped(wrappedValue: 42)) }\n")
+
+        let unmatched = try runDewrap(["A.swift", "B.swift", "C.swift", "-o", "unmatched"], in: folder)
+        #expect(unmatched.status == 0)
+        #expect(unmatched.stderr.contains("A.swift:5:6: warning: cannot lower the wrapped parameters of 'show': its use at C.swift:1:27 cannot be rewritten: this use is not a call dewrap can match to its parameters"), "\(unmatched.stderr)")
+        #expect(try text("unmatched/A.swift").contains("func show(@Clamped level: Int)"))
+        #expect(try text("unmatched/B.swift") == "func use() -> Int { show(level: 42) }\n")
+
+        let readOnly = try runDewrap(["A.swift", "--module-sources", "B.swift", "-o", "readOnly.swift"], in: folder)
+        #expect(readOnly.status == 0)
+        #expect(readOnly.stderr.contains("cannot lower the wrapped parameters of 'show': the module source 'B.swift' names it, and module sources are read, never written"), "\(readOnly.stderr)")
+        #expect(try text("readOnly.swift").contains("func show(@Clamped level: Int)"))
+
         // Alone, the file is the module: its function is lowered.
         let alone = try runDewrap(["A.swift"], in: folder)
         #expect(alone.stdoutText.contains("func show(level _level: Clamped) -> Int {"))

@@ -37,12 +37,29 @@ struct ModuleFixtureTests {
             options.module = ModuleSources(reading: { sources }, dependencies: { dependencySources })
             options.wrapperShapes = WrapperShapes(readingModule: sources)
         }
-        let first = files.mapValues { lower($0, fileName: "Module.swift", options: options) }
-        guard asModule else { return first }
-        // `$x` across files: lowered again, knowing what the others lowered, where it matters (as the CLI does).
+        guard asModule else { return files.mapValues { lower($0, fileName: "Module.swift", options: options) } }
         let names = files.keys.sorted()
-        let (projections, relower) = LoweringResult.Projections.acrossFiles(names.map { first[$0]!.projections })
-        var results = first
+        // Functions with wrapped parameters called across files: the files that may declare one first,
+        // then the others knowing them, then again those a refusal concerns (as the CLI does).
+        options.moduleCalls = ModuleCalls()
+        var passes = ModuleFunctionPasses(early: names.map { name in
+            mayDeclareWrappedParameter(files[name]!)
+                ? LoweredFile(source: files[name]!, result: lower(files[name]!, fileName: "Module.swift", options: options)) : nil
+        }, paths: names)
+        for (index, name) in names.enumerated() where passes.held[index] == nil {
+            options.moduleCalls = passes.calls
+            passes.held[index] = LoweredFile(source: files[name]!, result: lower(files[name]!, fileName: "Module.swift", options: options))
+        }
+        while case let stale = passes.staleFiles(), !stale.isEmpty {
+            options.moduleCalls = passes.calls
+            for index in stale { passes.held[index]!.result = lower(files[names[index]]!, fileName: "Module.swift", options: options) }
+            passes.relowered(stale)
+        }
+        options.moduleCalls = passes.calls
+        var results: [String: LoweringResult] = [:]
+        for (index, name) in names.enumerated() { results[name] = passes.held[index]!.result }
+        // `$x` across files: lowered again, knowing what the others lowered, where it matters (as the CLI does).
+        let (projections, relower) = LoweringResult.Projections.acrossFiles(names.map { results[$0]!.projections })
         options.moduleProjections = projections
         for (index, name) in names.enumerated() where relower[index] {
             results[name] = lower(files[name]!, fileName: "Module.swift", options: options)

@@ -46,4 +46,27 @@ struct WrapperCandidateTests {
         #expect(result.output == text)
         #expect(result.diagnostics.isEmpty)
     }
+
+    /// A module's run lowers first the files that may declare a function with wrapped parameters:
+    /// one it misses is refused, so the look at the bytes must find every such declaration.
+    @Test(arguments: [
+        "func f(@W x: Int) {}",
+        "func f(a: Int, @W x: Int) {}",
+        "func f(a: Int,\n        @W x: Int) {}",
+        "func f(\n    // the level\n    @W x: Int) {}",
+        "func f(a: Int, // the level\n    @W x: Int) {}",
+        "func f(/* the level */ @W x: Int) {}",
+    ])
+    func wrappedParameterDeclarationsAreSeen(source: String) {
+        #expect(mayDeclareWrappedParameter(Array(source.utf8)))
+    }
+
+    @Test func propertiesAndClosureAttributesAreNot() {
+        #expect(!mayDeclareWrappedParameter(Array("""
+            struct S {
+                @State var x = 0
+                @MainActor func f(_ g: @escaping () -> Void) { Task { @MainActor in g() } }
+            }
+            """.utf8)))
+    }
 }

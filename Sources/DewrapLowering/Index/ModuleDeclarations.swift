@@ -186,7 +186,7 @@ extension LoweringResult.Projections {
 }
 
 /// How many times `word` occurs in `bytes` with no identifier character on either side.
-func wordOccurrences(of word: [UInt8], in bytes: [UInt8]) -> Int {
+public func wordOccurrences(of word: [UInt8], in bytes: [UInt8]) -> Int {
     guard !word.isEmpty, bytes.count >= word.count else { return 0 }
     func isWordByte(_ byte: UInt8) -> Bool { isASCIINameByte(byte) || byte >= 0x80 }
     var count = 0

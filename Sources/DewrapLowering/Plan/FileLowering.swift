@@ -37,10 +37,15 @@ struct FileLowering {
     /// What this file's lowering tells the module's other files.
     var projections = LoweringResult.Projections()
 
-    init(context: SourceContext, swiftVersion: SwiftLanguageMode = .swift6, moduleProjections: Set<String> = []) {
+    /// Functions with wrapped parameters of the module's other files (`LoweringOptions.moduleCalls`).
+    let moduleCalls: ModuleCalls?
+
+    init(context: SourceContext, swiftVersion: SwiftLanguageMode = .swift6, moduleProjections: Set<String> = [],
+         moduleCalls: ModuleCalls? = nil) {
         self.context = context
         self.swiftVersion = swiftVersion
         self.moduleProjections = moduleProjections
+        self.moduleCalls = moduleCalls
     }
 
     mutating func run() {
@@ -128,8 +133,13 @@ struct FileLowering {
         let locals = LocalWrappedVariables(context: context, parseProblems: parseProblems)
         diagnostics += locals.diagnostics
         diagnostics += parameterRestrictions(context: context)
-        let parameters = WrappedParameters(context: context, parseProblems: parseProblems)
+        let parameters = WrappedParameters(context: context, parseProblems: parseProblems, module: moduleCalls)
         diagnostics += parameters.diagnostics
+        projections.functions = parameters.exported
+        if let calls = parameters.moduleCalls {
+            projections.called = calls.calls.map(\.function.name)
+            projections.unmatched = calls.unmatched
+        }
         let wrappedClosures = WrappedClosureParameters(context: context, parseProblems: parseProblems)
         diagnostics += wrappedClosures.diagnostics
         let loweredLocals = locals.loweredNames.union(parameters.loweredNames).union(wrappedClosures.loweredNames)

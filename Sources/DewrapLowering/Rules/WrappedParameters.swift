@@ -1,6 +1,6 @@
 import DewrapSyntax
 
-/// Wrapped function parameters and their call sites in the same file (SPEC P-1, P-2, P-4).
+/// Wrapped function parameters and their call sites (SPEC P-1, P-2, P-4).
 ///
 /// `func f(@W x: T)` becomes `func f(x _x: W<T>)` whose body starts with a
 /// local computed `x` (get-only, or with a plain `set` when the wrapper's
@@ -10,12 +10,16 @@ import DewrapSyntax
 /// `= W(wrappedValue: d, args…)`. A function is lowered only when every
 /// mention of its name in the file is such a call (unqualified or through
 /// `self.`) and no other declaration in the file has its name; otherwise it is
-/// left as written, with a warning.
+/// left as written, with a warning. In a module's run (`ModuleCalls`) an internal
+/// function that other files name is lowered too, and those files rewrite their
+/// calls (`ModuleFunctionCalls`), unless one of them cannot: then the run refuses it.
 struct WrappedParameters {
     struct Lowered {
         var function: FunctionDecl
         var parameters: [(index: Int, parameter: Parameter, property: ParameterShape)]
-        var calls: [Call]
+        /// Every parameter as calls see it (labels, defaults, how wrappers are built).
+        var signature: [CallParameter]
+        var calls: [WrappedCall]
         /// Unapplied references `let g: (T) -> R = f` (P-3): the name tokens.
         var references: [Int] = []
     }
@@ -32,66 +36,62 @@ struct WrappedParameters {
         var arguments: TokenSpan?
     }
 
-    /// One call site: its argument list and, per argument, the parameter it is for.
-    struct Call {
-        var open: Int
-        var close: Int
-        /// (parameter index, label token or nil, expression span)
-        var arguments: [(parameter: Int, label: Int?, value: TokenSpan)]
-    }
-
     let context: SourceContext
     private(set) var lowered: [Lowered] = []
     private(set) var diagnostics: [Diagnostic] = []
+    /// Lowered functions that other files of the module name: their calls there are rewritten (issue 21).
+    private(set) var exported: [ModuleFunction] = []
+    /// This file's calls of functions lowered in the module's other files.
+    private(set) var moduleCalls: ModuleFunctionCalls?
 
     /// The name tokens of lowered parameters: their `$x` in the body becomes `_$x` (D-2).
     var loweredNames: Set<Int> { Set(lowered.flatMap { $0.parameters.map(\.property.nameToken) }) }
     /// The name tokens of every parameter with a wrapper, lowered or not: their `$x` is theirs (D-2).
     private(set) var wrappedNames: Set<Int> = []
 
-    init(context: SourceContext, parseProblems: [Int]) {
+    /// `module`: the run's functions of other files, when it rewrites calls across files (nil: it does not,
+    /// and a function that another file names is left as written).
+    init(context: SourceContext, parseProblems: [Int], module: ModuleCalls? = nil) {
         self.context = context
-        guard context.tree.census.attributedParameter else { return }
-        var functions: [FunctionDecl] = []
-        var declaredNames: [String: Int] = [:]
-        context.tree.forEachItem { item in
-            switch item {
-            case .function(let function):
-                if let name = function.name { declaredNames[context.text(name), default: 0] += 1 }
-                if function.kind == .function || function.kind == .initializer { functions.append(function) }
-            case .variable(let variable):
-                for binding in variable.bindings {
-                    if let name = binding.name { declaredNames[context.text(name), default: 0] += 1 }
+        var declared: [String: Int]?
+        func declaredNames() -> [String: Int] {
+            if declared == nil { declared = declaredNameCounts(context) }
+            return declared!
+        }
+        var ownFunctions: Set<String> = []
+        if context.tree.census.attributedParameter {
+            var functions: [FunctionDecl] = []
+            context.tree.forEachItem { item in
+                if case .function(let function) = item, function.kind == .function || function.kind == .initializer {
+                    functions.append(function)
                 }
-            case .type(let type):
-                declaredNames[context.text(type.name), default: 0] += 1
-            case .other(let other):
-                for name in other.names { declaredNames[context.text(name), default: 0] += 1 }
-            case .statement, .ifConfig:
-                break
+            }
+            functions.removeAll { function in
+                !function.parameters.contains { parameter in parameter.attributes.contains { context.wrapper(of: $0) != nil } }
+            }
+            for function in functions {
+                if let name = function.name { ownFunctions.insert(context.text(name)) }
+                for parameter in function.parameters where parameter.attributes.contains(where: {
+                    context.wrapper(of: $0) != nil
+                }) {
+                    if let name = parameter.secondName ?? parameter.firstName { wrappedNames.insert(name) }
+                }
+            }
+            let broken = brokenTopLevelSpans(context.tree, parseProblems: parseProblems)
+            for function in functions {
+                guard !broken.contains(where: { $0.lower <= function.keyword && function.keyword < $0.upper }) else { continue }
+                consider(function, declaredNames: declaredNames(), module: module)
             }
         }
-        // Bodies the parser stepped over can still declare a local of the same name.
-        for name in context.tree.variableNamesInSteppedOverBlocks {
-            declaredNames[context.text(name), default: 0] += 1
-        }
-        for function in functions {
-            for parameter in function.parameters where parameter.attributes.contains(where: {
-                context.wrapper(of: $0) != nil
-            }) {
-                if let name = parameter.secondName ?? parameter.firstName { wrappedNames.insert(name) }
-            }
-        }
-        let broken = brokenTopLevelSpans(context.tree, parseProblems: parseProblems)
-        for function in functions where function.parameters.contains(where: { parameter in
-            parameter.attributes.contains { context.wrapper(of: $0) != nil }
-        }) {
-            guard !broken.contains(where: { $0.lower <= function.keyword && function.keyword < $0.upper }) else { continue }
-            consider(function, declaredNames: declaredNames)
+        if let module, !module.functions.isEmpty {
+            let calls = ModuleFunctionCalls(context: context, functions: module.functions, ownFunctions: ownFunctions,
+                                            declaredNames: declaredNames)
+            diagnostics += calls.diagnostics
+            moduleCalls = calls
         }
     }
 
-    private mutating func consider(_ function: FunctionDecl, declaredNames: [String: Int]) {
+    private mutating func consider(_ function: FunctionDecl, declaredNames: [String: Int], module: ModuleCalls?) {
         let tokens = context.tree.tokens
         let functionName = function.name.map { context.text($0) } ?? "init"
         func leave(_ at: Int, _ reason: String) {
@@ -108,16 +108,21 @@ struct WrappedParameters {
         guard declaredNames[functionName] == 1 else {
             return leave(nameToken, "another declaration in this file is named '\(functionName)', so its calls are not certain")
         }
-        // Its signature changes: every call must be rewritten, and only this file's are.
+        // Its signature changes: every call must be rewritten, this file's and (in a module's run) the other files'.
+        var calledElsewhere = false
         switch context.declaredAccess(function.prefix) {
         case "public", "open", "package":
             return leave(nameToken, "other modules may call it, and their calls would need rewriting")
         case "private", "fileprivate":
             break
         default:
-            if let module = context.moduleSources,
-               module.wordCount(functionName) > wordOccurrences(of: Array(functionName.utf8), in: context.bytes) {
-                return leave(nameToken, "other files of the module name it, and their calls would need rewriting, which is not supported yet")
+            if let sources = context.moduleSources,
+               sources.wordCount(functionName) > wordOccurrences(of: Array(functionName.utf8), in: context.bytes) {
+                guard let module else {
+                    return leave(nameToken, "other files of the module name it, and their calls would need rewriting, which this run does not do")
+                }
+                if let reason = module.refused[functionName] { return leave(nameToken, reason) }
+                calledElsewhere = true
             }
         }
         var parameters: [(Int, Parameter, ParameterShape)] = []
@@ -156,24 +161,37 @@ struct WrappedParameters {
             if parameter.defaultValue != nil && !wrapper.hasInitWrappedValue {
                 return leave(attribute.atSign, "'\(wrapper.name)' has no init(wrappedValue:) for the default value")
             }
+            // Copied into other files' calls, the attribute's arguments must mean the same there.
+            if calledElsewhere, let arguments, !isSelfContained(arguments) {
+                return leave(attribute.atSign, "other files of the module call it, and the arguments of '@\(wrapper.name)' name declarations (only literals are copied into their calls)")
+            }
             let projectedType = wrapper.projectedType(bindings)
             parameters.append((index, parameter, ParameterShape(
                 wrapper: wrapper, attribute: attribute, name: context.text(nameToken), nameToken: nameToken,
                 valueType: typeText, storageType: storageType, projectedType: projectedType, arguments: arguments)))
         }
         guard !parameters.isEmpty else { return }
+        let signature = function.parameters.enumerated().map { index, parameter in
+            CallParameter(
+                label: parameter.firstName.map { context.text($0) } ?? "_", hasDefault: parameter.defaultValue != nil,
+                wrapped: parameters.first { $0.0 == index }.map { _, _, shape in
+                    WrappedArgument(
+                        name: shape.name, wrapperName: shape.wrapper.name, arguments: shape.arguments.map { context.text($0) },
+                        valueType: shape.valueType, storageType: shape.storageType,
+                        hasInitWrappedValue: shape.wrapper.hasInitWrappedValue, hasInitProjectedValue: shape.wrapper.hasInitProjectedValue)
+                })
+        }
         // Every mention of the name must be a call this file can resolve.
-        var calls: [Call] = []
+        var calls: [WrappedCall] = []
         var references: [Int] = []
         let spelling = Array(functionName.utf8)
         for index in 0..<tokens.count where index != nameToken && tokens[index].kind == .identifier
             && context.token(index, isSpelled: spelling) {
-            if index > 0 && tokens[index - 1].kind == .period
-                && !(index > 1 && context.text(index - 2) == "self" && (index < 3 || tokens[index - 3].kind != .period)) {
+            if isQualifiedByAnotherValue(index, context: context) {
                 return leave(index, "a use of '\(functionName)' on another value cannot be resolved with certainty")
             }
             let errorsBefore = diagnostics.count
-            guard let call = readCall(at: index, function: function, wrapped: Dictionary(uniqueKeysWithValues: parameters.map { ($0.0, $0.2) })) else {
+            guard let call = readWrappedCall(at: index, parameters: signature, context: context, diagnostics: &diagnostics) else {
                 if diagnostics.count > errorsBefore { return }
                 if isUnappliedReference(at: index, function: function) {
                     references.append(index)
@@ -184,7 +202,27 @@ struct WrappedParameters {
             calls.append(call)
         }
         lowered.append(Lowered(function: function, parameters: parameters.map { (index: $0.0, parameter: $0.1, property: $0.2) },
-                               calls: calls, references: references))
+                               signature: signature, calls: calls, references: references))
+        if calledElsewhere { exported.append(ModuleFunction(name: functionName, parameters: signature)) }
+    }
+
+    /// Whether attribute arguments mean the same in any file of the module: literals, operators,
+    /// punctuation and implicit members (`.small`), no name of a declaration.
+    private func isSelfContained(_ span: TokenSpan) -> Bool {
+        let tokens = context.tree.tokens
+        return (span.lower..<span.upper).allSatisfy { index in
+            switch tokens[index].kind {
+            case .identifier:
+                return index > span.lower && tokens[index - 1].kind == .period
+            case .keyword:
+                return context.token(index, isSpelled: "true") || context.token(index, isSpelled: "false")
+                    || context.token(index, isSpelled: "nil")
+            case .dollarIdentifier:
+                return false
+            default:
+                return true
+            }
+        }
     }
 
     /// A bare `f` used as a value (P-3), unqualified, where a closure literal can stand
@@ -208,76 +246,16 @@ struct WrappedParameters {
             || after == .endOfFile || context.line(of: index + 1) != context.line(of: index)
     }
 
-    /// `f(a: 1, x: e)` at `nameIndex`: arguments matched to parameters by label, in order,
-    /// parameters with defaults skipped when absent. Nil for anything else (trailing closures too).
-    private mutating func readCall(at nameIndex: Int, function: FunctionDecl, wrapped: [Int: ParameterShape]) -> Call? {
-        let tokens = context.tree.tokens
-        let open = nameIndex + 1
-        guard open < tokens.count, tokens[open].kind == .leftParen, tokens[open].start == tokens[nameIndex].end else { return nil }
-        // The matching `)` and the top-level commas.
-        var depth = 0
-        var close: Int?
-        var pieces: [TokenSpan] = []
-        var pieceStart = open + 1
-        var index = open
-        while index < tokens.count {
-            switch tokens[index].kind {
-            case .leftParen, .leftSquare, .leftBrace: depth += 1
-            case .rightParen, .rightSquare, .rightBrace:
-                depth -= 1
-                if depth == 0 {
-                    close = index
-                    if index > pieceStart { pieces.append(TokenSpan(pieceStart, index)) }
-                }
-            case .comma where depth == 1:
-                pieces.append(TokenSpan(pieceStart, index))
-                pieceStart = index + 1
-            default: break
-            }
-            if close != nil { break }
-            index += 1
-        }
-        guard let close else { return nil }
-        // No trailing closure after the call.
-        if close + 1 < tokens.count, tokens[close + 1].kind == .leftBrace { return nil }
-        var arguments: [(parameter: Int, label: Int?, value: TokenSpan)] = []
-        var parameterIndex = 0
-        for piece in pieces {
-            var label: Int?
-            var value = piece
-            if piece.upper - piece.lower >= 3, tokens[piece.lower + 1].kind == .colon,
-               [.identifier, .keyword, .dollarIdentifier].contains(tokens[piece.lower].kind) {
-                label = piece.lower
-                value = TokenSpan(piece.lower + 2, piece.upper)
-            }
-            let labelText = label.map { context.text($0) } ?? "_"
-            while true {
-                guard parameterIndex < function.parameters.count else { return nil }
-                let parameter = function.parameters[parameterIndex]
-                let parameterLabel = parameter.firstName.map { context.text($0) } ?? "_"
-                if parameterLabel == labelText || (wrapped[parameterIndex] != nil && labelText == "$" + parameterLabel) { break }
-                guard parameter.defaultValue != nil else { return nil }
-                parameterIndex += 1
-            }
-            if let shape = wrapped[parameterIndex] {
-                let projection = labelText.hasPrefix("$")
-                if projection && (!shape.wrapper.hasInitProjectedValue || shape.arguments != nil) { return nil }
-                if !projection && !shape.wrapper.hasInitWrappedValue {
-                    // P-4: a wrapper without init(wrappedValue:) (Binding) takes only `$b:`; swiftc's error, at the value.
-                    diagnostics.append(Diagnostic(.error, at: tokens[value.lower].start,
-                        "cannot convert value '\(shape.name)' of type '\(shape.valueType)' to expected type '\(shape.storageType)', use wrapper instead"))
-                    return nil
-                }
-            }
-            arguments.append((parameterIndex, label, value))
-            parameterIndex += 1
-        }
-        // Parameters left out must have defaults.
-        guard function.parameters[parameterIndex...].allSatisfy({ $0.defaultValue != nil }) else { return nil }
-        return Call(open: open, close: close, arguments: arguments)
-    }
-
     // MARK: Writing them out
+
+    /// `item.signature` with the attributes' arguments as copied now, `$x` rewrites applied.
+    private func currentSignature(_ item: Lowered, context: SourceContext) -> [CallParameter] {
+        var signature = item.signature
+        for (index, _, shape) in item.parameters {
+            signature[index].wrapped?.arguments = shape.arguments.map { context.text($0) }
+        }
+        return signature
+    }
 
     func edits(context: SourceContext) -> [Edit] {
         var result: [Edit] = []
@@ -285,12 +263,12 @@ struct WrappedParameters {
         for item in lowered {
             let function = item.function
             var bodyLines: [String] = []
-            for (_, parameter, shape) in item.parameters {
+            for (index, parameter, shape) in item.parameters {
                 // `label _x: W<T> = W(wrappedValue: d, args…)`
                 let label = parameter.firstName.map { context.text($0) } ?? shape.name
                 var text = "\(label) _\(shape.name): \(shape.storageType)"
-                if let value = parameter.defaultValue {
-                    text += " = " + construction(shape, "wrappedValue", context.text(value), context: context)
+                if let value = parameter.defaultValue, let wrapped = currentSignature(item, context: context)[index].wrapped {
+                    text += " = " + wrapped.construction("wrappedValue", context.text(value))
                 }
                 result.append(Edit(start: tokens[parameter.span.lower].start, end: tokens[parameter.span.upper - 1].end, text: Array(text.utf8)))
                 bodyLines += parameterAccessors(
@@ -317,29 +295,31 @@ struct WrappedParameters {
         return result
     }
 
-    /// The arguments of every call site, rewritten into `context.tokenEdits` so that
-    /// text copied later carries them, innermost first: `f(x: g(y: 1))` nests.
+    /// The arguments of every call site (this file's functions' and, in a module's run, other
+    /// files' functions'), rewritten into `context.tokenEdits` so that text copied later carries
+    /// them, innermost first: `f(x: g(y: 1))` nests.
     func addCallEdits(to context: inout SourceContext) {
         let tokens = context.tree.tokens
-        var pending: [(start: Int, end: Int, argument: (parameter: Int, label: Int?, value: TokenSpan), shape: ParameterShape)] = []
-        for item in lowered {
-            for call in item.calls {
+        var pending: [(start: Int, end: Int, label: Int?, value: TokenSpan, wrapped: WrappedArgument)] = []
+        func add(_ calls: [WrappedCall], of signature: [CallParameter]) {
+            for call in calls {
                 for argument in call.arguments {
-                    guard let shape = item.parameters.first(where: { $0.index == argument.parameter })?.property else { continue }
-                    pending.append((tokens[argument.label ?? argument.value.lower].start, tokens[argument.value.upper - 1].end, argument, shape))
+                    guard let wrapped = signature[argument.parameter].wrapped else { continue }
+                    pending.append((tokens[argument.label ?? argument.value.lower].start, tokens[argument.value.upper - 1].end,
+                                    argument.label, argument.value, wrapped))
                 }
             }
         }
+        for item in lowered { add(item.calls, of: currentSignature(item, context: context)) }
+        for (function, calls) in moduleCalls?.calls ?? [] { add(calls, of: function.parameters) }
         pending.sort { ($0.end - $0.start) < ($1.end - $1.start) }
         // P-3: `f` as a value becomes `{ f(a: $0, x: W(wrappedValue: $1)) }`.
         for item in lowered {
             let name = context.text(item.function.name!)
             for reference in item.references {
-                let arguments = item.function.parameters.enumerated().map { index, parameter -> String in
-                    let label = parameter.firstName.map { context.text($0) } ?? "_"
-                    let value = item.parameters.first { $0.index == index }
-                        .map { construction($0.property, "wrappedValue", "$\(index)", context: context) } ?? "$\(index)"
-                    return (label == "_" ? "" : label + ": ") + value
+                let arguments = currentSignature(item, context: context).enumerated().map { index, parameter -> String in
+                    let value = parameter.wrapped.map { $0.construction("wrappedValue", "$\(index)") } ?? "$\(index)"
+                    return (parameter.label == "_" ? "" : parameter.label + ": ") + value
                 }
                 let text = "{ \(name)(" + arguments.joined(separator: ", ") + ") }"
                 let token = tokens[reference]
@@ -347,24 +327,20 @@ struct WrappedParameters {
                 context.tokenEdits.insert(Edit(start: token.start, end: token.end, text: Array(text.utf8)), at: position)
             }
         }
-        for (start, end, argument, shape) in pending {
-            let value = context.text(argument.value)
-            let labelText = argument.label.map { context.text($0) }
+        for (start, end, label, value, wrapped) in pending {
+            let valueText = context.text(value)
+            let labelText = label.map { context.text($0) }
             let text: String
             if let labelText, labelText.hasPrefix("$") {
-                text = "\(labelText.dropFirst()): \(shape.wrapper.name)(projectedValue: \(value))"
+                text = "\(labelText.dropFirst()): \(wrapped.wrapperName)(projectedValue: \(valueText))"
             } else {
-                text = (labelText.map { $0 + ": " } ?? "") + construction(shape, "wrappedValue", value, context: context)
+                text = (labelText.map { $0 + ": " } ?? "") + wrapped.construction("wrappedValue", valueText)
             }
             // The rewrites inside this argument are now part of its text.
             context.tokenEdits.removeAll { $0.start >= start && $0.end <= end }
             let position = context.tokenEdits.firstIndex { $0.start >= end } ?? context.tokenEdits.count
             context.tokenEdits.insert(Edit(start: start, end: end, text: Array(text.utf8)), at: position)
         }
-    }
-
-    private func construction(_ shape: ParameterShape, _ label: String, _ value: String, context: SourceContext) -> String {
-        "\(shape.wrapper.name)(\(label): \(value)\(shape.arguments.map { ", " + context.text($0) } ?? ""))"
     }
 }
 
