@@ -17,15 +17,28 @@ import Darwin
 /// sources it says spell `@propertyWrapper` are read for wrappers.
 /// The `--wrapper-sources` files (`dependencies`) are other modules: their public declarations
 /// are read with the module's, under the names the module does not declare.
+///
+/// `declaringInputs` is set to the inputs that may declare a function with wrapped parameters
+/// (`mayDeclareWrappedParameter`) when every input was read here, so that the run need not read
+/// them again to find out.
 func readModule(_ inputs: [String], moduleSources: [String], dependencies: [String] = [],
-                moduleIndex: [String: ModuleIndexEntry]? = nil, wrapperShapes: inout WrapperShapes) -> ModuleSources? {
+                moduleIndex: [String: ModuleIndexEntry]? = nil, wrapperShapes: inout WrapperShapes,
+                declaringInputs: inout Set<String>?) -> ModuleSources? {
     let paths = inputs.filter { $0 != "-" } + moduleSources
     guard paths.count > 1 || !moduleSources.isEmpty || !dependencies.isEmpty else { return nil }
-    for path in paths where moduleIndex?[path].map(\.declaresWrapper) ?? true {
+    let inputCount = paths.count - moduleSources.count
+    var declaring: Set<String>? = []
+    for (position, path) in paths.enumerated() {
+        guard moduleIndex?[path].map(\.declaresWrapper) ?? true else {
+            if position < inputCount { declaring = nil }
+            continue
+        }
         // The module's own wrappers win over `--wrapper-sources`, as a file's own do.
         guard let source = try? readInput(path) else { continue }
         wrapperShapes.merge(WrapperShapes(readingModule: [source]))
+        if position < inputCount && mayDeclareWrappedParameter(source) { declaring?.insert(path) }
     }
+    declaringInputs = declaring
     return ModuleSources(reading: { paths.compactMap { try? readInput($0) } },
                          dependencies: { dependencies.compactMap { try? readInput($0) } })
 }

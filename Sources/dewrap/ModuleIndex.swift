@@ -35,7 +35,8 @@ func moduleIndex(moduleSources: [String], wrapperSources: [String]) throws(FileE
     var text = "// dewrap module index, format 2, dewrap \(version): what lowering reads from these files\n"
     var shapes = try readWrapperSources(wrapperSources)
     var options = LoweringOptions()
-    options.module = readModule([], moduleSources: moduleSources, wrapperShapes: &shapes)
+    var declaringInputs: Set<String>?  // no inputs here
+    options.module = readModule([], moduleSources: moduleSources, wrapperShapes: &shapes, declaringInputs: &declaringInputs)
     options.wrapperShapes = shapes
     for file in moduleSources {
         let source = try readInput(file)

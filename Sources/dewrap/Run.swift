@@ -32,10 +32,12 @@ func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
         writeStandardError("dewrap: error: \(error.message)\n")
         return .failure
     }
+    var declaringInputs: Set<String>?
     let module = invocation.action == .lower && !invocation.fileByFile
         ? readModule(jobs.map(\.input), moduleSources: moduleSources, dependencies: wrapperSourceFiles(invocation.wrapperSources),
-                     moduleIndex: moduleIndex, wrapperShapes: &sourcesShapes)
+                     moduleIndex: moduleIndex, wrapperShapes: &sourcesShapes, declaringInputs: &declaringInputs)
         : nil
+    let declaring = declaringInputs
     let wrapperShapes = sourcesShapes
     _ = fileCreationMask  // read before the workers start
     let failed = Atomic<Bool>(false)
@@ -79,8 +81,8 @@ func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
         let early = Mutex<[LoweredFile?]>(Array(repeating: nil, count: jobs.count))
         concurrentForEach(jobs.count, threads: threads) { index in
             let job = jobs[index]
-            guard job.input != "-", let source = try? readInput(job.input), notSwiftSource(source) == nil,
-                  mayDeclareWrappedParameter(source) else { return }
+            guard job.input != "-", declaring?.contains(job.input) ?? true, let source = try? readInput(job.input),
+                  declaring != nil || mayDeclareWrappedParameter(source), notSwiftSource(source) == nil else { return }
             let result = lower(source, fileName: job.displayName, options: options(for: job, calls: ModuleCalls()))
             early.withLock { $0[index] = LoweredFile(source: source, result: result) }
         }

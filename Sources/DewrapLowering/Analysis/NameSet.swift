@@ -17,6 +17,12 @@ struct NameSet {
         bytes.reserveCapacity(16 * capacity)
     }
 
+    /// A set of `names`.
+    init(names: [String]) {
+        self.init(capacity: names.count)
+        for name in names { insert(name) }
+    }
+
     @discardableResult
     mutating func insert(_ name: String) -> Int {
         var name = name

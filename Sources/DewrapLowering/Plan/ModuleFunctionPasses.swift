@@ -101,34 +101,62 @@ public struct ModuleFunctionPasses {
     }
 }
 
-/// Whether `source` may declare a function with a wrapped parameter, by its bytes: an `@` right
-/// after `(` or `,`, or after a comment ending there (a superset: closures and attributed types too).
+/// Whether `source` may declare a function with a wrapped parameter, by its bytes: an attribute
+/// `@Name` (its arguments skipped) followed by a name that is not a declaration's keyword or
+/// modifier (`var`, `private`, `func`, …), as a parameter's label or name is; or by anything
+/// unusual. A superset (closures' wrapped parameters too); what it misses, a parameter whose label
+/// is such a word (`@W private x: Int`), is refused by the run rather than lowered wrong.
 public func mayDeclareWrappedParameter(_ source: [UInt8]) -> Bool {
     source.withUnsafeBufferPointer { bytes in
         guard let base = bytes.baseAddress else { return false }
-        var from = 0
-        while from < bytes.count, let hit = memchr(base + from, Int32(UInt8(ascii: "@")), bytes.count - from) {
-            let at = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-            from = at + 1
-            var previous = at - 1
-            var crossedLine = false
-            while previous >= 0, [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r")].contains(bytes[previous]) {
-                if bytes[previous] == UInt8(ascii: "\n") || bytes[previous] == UInt8(ascii: "\r") { crossedLine = true }
-                previous -= 1
-            }
-            guard previous >= 0 else { continue }
-            let byte = bytes[previous]
-            if byte == UInt8(ascii: "(") || byte == UInt8(ascii: ",") || byte == UInt8(ascii: "/") { return true }
-            guard crossedLine else { continue }
-            // A line comment ending the line before (`a: Int, // note`).
-            var lineStart = previous
-            while lineStart > 0 && bytes[lineStart - 1] != UInt8(ascii: "\n") && bytes[lineStart - 1] != UInt8(ascii: "\r") { lineStart -= 1 }
-            var index = lineStart
-            while index < previous {
-                if bytes[index] == UInt8(ascii: "/") && bytes[index + 1] == UInt8(ascii: "/") { return true }
+        func skipSpace(_ index: inout Int) {
+            while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A || bytes[index] == 0x0D {
                 index += 1
             }
+        }
+        func skipName(_ index: inout Int) {
+            while index < bytes.count, isASCIINameByte(bytes[index]) || bytes[index] >= 0x80 { index += 1 }
+        }
+        var from = 0
+        while from < bytes.count, let hit = memchr(base + from, Int32(UInt8(ascii: "@")), bytes.count - from) {
+            var index = base.distance(to: hit.assumingMemoryBound(to: UInt8.self)) + 1
+            from = index
+            let nameStart = index
+            skipName(&index)
+            guard index > nameStart else { continue }
+            skipSpace(&index)
+            // The attribute's arguments, `(…)`, with nested parentheses.
+            if index < bytes.count && bytes[index] == UInt8(ascii: "(") {
+                var depth = 0
+                repeat {
+                    if bytes[index] == UInt8(ascii: "(") { depth += 1 } else if bytes[index] == UInt8(ascii: ")") { depth -= 1 }
+                    index += 1
+                } while index < bytes.count && depth > 0
+                skipSpace(&index)
+            }
+            guard index < bytes.count else { return false }
+            let byte = bytes[index]
+            // Another attribute is looked at on its own; a type's or closure's syntax follows no parameter name.
+            if byte == UInt8(ascii: "@") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "{")
+                || byte == UInt8(ascii: ")") || byte == UInt8(ascii: ",") || byte == UInt8(ascii: "&") { continue }
+            guard isASCIINameByte(byte) || byte >= 0x80 else { return true }
+            let wordStart = index
+            skipName(&index)
+            guard declarationWords.contains(UnsafeBufferPointer(rebasing: bytes[wordStart..<index])) else { return true }
+            // Such a word as a label: `@W in: Int`.
+            skipSpace(&index)
+            if index < bytes.count && bytes[index] == UInt8(ascii: ":") { return true }
         }
         return false
     }
 }
+
+/// Words that follow an attribute of a declaration, a type or a closure, never a parameter's name.
+private let declarationWords = NameSet(names: [
+    "var", "let", "func", "class", "struct", "enum", "protocol", "extension", "actor", "typealias", "init", "deinit",
+    "subscript", "static", "private", "fileprivate", "internal", "public", "open", "package", "final", "override",
+    "mutating", "nonmutating", "lazy", "weak", "unowned", "dynamic", "required", "convenience", "nonisolated",
+    "isolated", "async", "throws", "rethrows", "some", "any", "in", "case", "indirect", "prefix", "postfix", "infix",
+    "borrowing", "consuming", "inout", "import", "macro", "associatedtype", "distributed", "default", "optional",
+    "sending", "precedencegroup", "operator",
+])
