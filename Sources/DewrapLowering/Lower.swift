@@ -145,6 +145,7 @@ public func lower(_ source: [UInt8], fileName: String, options: LoweringOptions 
     }
     var edits = lowering.edits
     lowering.edits = []  // `edits` is then the only owner
+    carryComments(into: &edits, context: lowering.context)
     if let name = options.lineDirectives {
         edits += lineDirectiveEdits(for: edits, source: source, fileName: fileName, sourceName: name, context: lowering.context)
     }

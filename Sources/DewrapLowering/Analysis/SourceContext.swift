@@ -218,6 +218,15 @@ struct SourceContext {
         output.write(bytes, position..<range.upperBound)
     }
 
+    /// The end of a `//` comment that follows `offset` on its line (after spaces or tabs only), or `offset`.
+    func endOfTrailingLineComment(after offset: Int) -> Int {
+        var index = offset
+        while index < bytes.count && (bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t")) { index += 1 }
+        guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "/"), bytes[index + 1] == UInt8(ascii: "/") else { return offset }
+        while index < bytes.count && bytes[index] != UInt8(ascii: "\n") && bytes[index] != UInt8(ascii: "\r") { index += 1 }
+        return index
+    }
+
     /// Whether byte `offset` lies strictly inside a rewrite (a call site's can span several
     /// tokens): copied text is not cut there, or the rewrite would be lost.
     func isInsideTokenEdit(_ offset: Int) -> Bool {

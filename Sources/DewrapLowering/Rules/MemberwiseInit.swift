@@ -222,6 +222,8 @@ func planMemberwiseInit(
         var seen = Set<Int>()
         stripped = stripped.filter { seen.insert($0.start).inserted }
     } else {
+        // A comment that ends the last property's line stays on it (`var flag: Bool // shown`).
+        end = context.endOfTrailingLineComment(after: end)
         text += eol
         stripped = stored.withUnsafeBufferPointer { stored in
             renderInits(
