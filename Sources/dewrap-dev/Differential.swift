@@ -116,20 +116,25 @@ struct DifferentialRunner {
         var outcomes: [Int: ProgramOutcome] = [:]
         for program in programs {
             try Data(program.source.utf8).write(to: URL(fileURLWithPath: "\(folder)/original/\(fileName(program.index))"))
+            if let companion = program.companion {
+                try Data(companion.utf8).write(to: URL(fileURLWithPath: "\(folder)/original/\(companionName(program.index))"))
+            }
             outcomes[program.index] = ProgramOutcome(program: program)
         }
 
-        // Lowering, all files at once; diagnostics name their file.
-        let lowering = runChild(settings.dewrap, ["-o", folder + "/lowered"] + programs.map { "\(folder)/original/\(fileName($0.index))" })
+        // Lowering, all files at once (one module); diagnostics name their file.
+        let lowering = runChild(settings.dewrap, ["-o", folder + "/lowered"] + programs.flatMap { files($0.index, side: folder + "/original") })
         clock.add("dewrap", lowering.seconds)
         for line in lowering.errors.split(separator: "\n") {
             guard let (index, rest) = programDiagnostic(String(line)), outcomes[index] != nil else { continue }
             outcomes[index]!.diagnostics.append(rest)
         }
         for program in programs {
-            let path = "\(folder)/lowered/\(fileName(program.index))"
-            if let data = manager.contents(atPath: path) {
-                outcomes[program.index]!.lowered = String(decoding: data, as: UTF8.self)
+            let paths = files(program.index, side: folder + "/original").map { $0.replacingOccurrences(of: "/original/", with: "/lowered/") }
+            let contents = paths.compactMap { manager.contents(atPath: $0) }
+            if contents.count == paths.count {
+                outcomes[program.index]!.lowered = contents.map { String(decoding: $0, as: UTF8.self) }
+                    .joined(separator: "\n// ---- \(companionName(program.index))\n")
             } else {
                 outcomes[program.index]!.verdict = .different
                 let errors = outcomes[program.index]!.diagnostics.filter { $0.contains(": error: ") }
@@ -224,13 +229,22 @@ struct DifferentialRunner {
     }
 
     private func fileName(_ index: Int) -> String { "P\(index).swift" }
+    /// A program's second file, when it has one (`GeneratedProgram.companion`).
+    private func companionName(_ index: Int) -> String { "P\(index).more.swift" }
 
-    /// `…/P12.swift:3:4: warning: …` → (12, `3:4: warning: …`).
+    /// The paths of program `index`'s files in `side`: its file and its companion, if that is there.
+    private func files(_ index: Int, side: String) -> [String] {
+        let companion = "\(side)/\(companionName(index))"
+        return ["\(side)/\(fileName(index))"] + (FileManager.default.fileExists(atPath: companion) ? [companion] : [])
+    }
+
+    /// `…/P12.swift:3:4: warning: …` (or `…/P12.more.swift:…`) → (12, `3:4: warning: …`).
     private func programDiagnostic(_ line: String) -> (Int, String)? {
         guard let range = line.range(of: ".swift:"),
               let slash = line[..<range.lowerBound].lastIndex(of: "/").map({ line.index(after: $0) }) ?? Optional(line.startIndex),
-              line[slash...].hasPrefix("P"),
-              let index = Int(line[line.index(after: slash)..<range.lowerBound]) else { return nil }
+              line[slash...].hasPrefix("P") else { return nil }
+        let digits = line[line.index(after: slash)..<range.lowerBound].prefix { $0.isASCII && $0.isNumber }
+        guard let index = Int(digits) else { return nil }
         return (index, String(line[range.upperBound...]))
     }
 
@@ -281,9 +295,9 @@ struct DifferentialRunner {
     /// file, each loading the modules again and parsing all the others (twice the time for a batch).
     private func printAST(_ members: [Int], side: String) -> ChildResult {
         var text = ""
-        for index in members {
-            let source = String(decoding: FileManager.default.contents(atPath: "\(side)/\(fileName(index))") ?? Data(), as: UTF8.self)
-            text += "#sourceLocation(file: \"\(side)/\(fileName(index))\", line: 1)\n" + source + "\n"
+        for path in members.flatMap({ files($0, side: side) }) {
+            let source = String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
+            text += "#sourceLocation(file: \"\(path)\", line: 1)\n" + source + "\n"
         }
         text += "#sourceLocation()\n"
         let path = side + "/AllPrograms.swift.txt"
@@ -306,7 +320,7 @@ struct DifferentialRunner {
                 // One frontend for the batch (whole module): about half the time of one per file in a debug build.
                 "-L", standInFolder, "-lSwiftUI", "-wmo", "-continue-building-after-errors",
                 "-o", executable, side + "/main.swift",
-            ] + members.map { "\(side)/\(fileName($0))" })
+            ] + members.flatMap { files($0, side: side) })
             clock.add("build", result.seconds)
             if result.status == 0 { return executable }
             let named = errorsByProgram(result.errors).filter { members.contains($0.key) }
@@ -337,7 +351,7 @@ struct DifferentialRunner {
 
     /// Whether `swiftc arguments` succeeds on `members`' files.
     private func compiles(_ members: [Int], side: String, arguments: [String]) -> Bool {
-        let result = runChild(settings.swiftc, compilerFlags + arguments + members.map { "\(side)/\(fileName($0))" })
+        let result = runChild(settings.swiftc, compilerFlags + arguments + members.flatMap { files($0, side: side) })
         clock.add("narrowing", result.seconds)
         return result.status == 0
     }

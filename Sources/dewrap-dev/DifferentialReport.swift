@@ -12,6 +12,9 @@ func differential(_ settings: DifferentialSettings) throws -> Bool {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         for program in programs {
             try Data(program.source.utf8).write(to: URL(fileURLWithPath: "\(folder)/P\(program.index).swift"))
+            if let companion = program.companion {
+                try Data(companion.utf8).write(to: URL(fileURLWithPath: "\(folder)/P\(program.index).more.swift"))
+            }
         }
         return true
     }
@@ -81,6 +84,7 @@ private func save(_ outcome: ProgramOutcome, settings: DifferentialSettings) thr
     try manager.createDirectory(atPath: folder, withIntermediateDirectories: true)
     func write(_ name: String, _ text: String) throws { try Data(text.utf8).write(to: URL(fileURLWithPath: "\(folder)/\(name)")) }
     try write("original.swift", program.source)
+    if let companion = program.companion { try write("original.more.swift", companion) }
     if let lowered = outcome.lowered { try write("lowered.swift", lowered) }
     try write("main.swift", """
         // The driver: runs program \(program.index) of seed \(settings.seed) (its declarations and its driver
@@ -99,7 +103,8 @@ private func save(_ outcome: ProgramOutcome, settings: DifferentialSettings) thr
         cd "$(dirname "$0")"
         standin=\(settings.work)/standin
         for side in original lowered; do
-            mkdir -p "$side" && cp "$side.swift" "$side/Program.swift" && cp main.swift "$side/main.swift"
+            mkdir -p "$side" && cat "$side.swift" $([[ -f "$side.more.swift" ]] && echo "$side.more.swift") > "$side/Program.swift" \\
+                && cp main.swift "$side/main.swift"
             swiftc -swift-version 6 -I "$standin" -L "$standin" -lSwiftUI "$side/Program.swift" "$side/main.swift" -o "$side/program" \\
                 && "$side/program" > "$side.out"
         done

@@ -10,6 +10,8 @@ struct GeneratedProgram {
     let prefix: String
     /// The file: declarations, then the driver.
     let source: String
+    /// A second file of the program, when it has one: it calls functions of the first.
+    let companion: String?
     /// `@MainActor func <driver>() async`.
     let driver: String
     /// SPEC Corrections, I-4: types whose written-out memberwise init (and `init()`) dewrap leaves isolated where
@@ -84,6 +86,10 @@ private struct ProgramBuilder {
             writeRecord(box: box)
         }
 
+        // Last, so that the rest of a program is what the same seed gave before this was added.
+        var companion: String?
+        if dice.chance(40) { companion = writeWrappedFunctions(wrappers) }
+
         var text = "// Program \(index) of seed \(runSeed) (program seed \(seed)).\n" + imports + "\n"
         text += sections.joined(separator: "\n\n")
         let driver = prefix + "drive"
@@ -91,8 +97,71 @@ private struct ProgramBuilder {
         for exercise in exercises { text += "    await \(exercise)\n" }
         text += "}\n"
         return GeneratedProgram(
-            index: index, seed: seed, prefix: prefix, source: text, driver: driver,
+            index: index, seed: seed, prefix: prefix, source: text, companion: companion, driver: driver,
             isolatedByCorrection: isolatedByCorrection, defaultsPrintedAsAttribute: defaultsPrintedAsAttribute)
+    }
+
+    // MARK: - Functions with wrapped parameters
+
+    /// One or two functions with wrapped parameters (SPEC P-1, P-2, P-4's defaults) and a function calling
+    /// them, which is in the program's second file half of the time (issue 21: a module's calls across files
+    /// are rewritten with the function), sometimes with a use there that cannot be rewritten (the function is
+    /// then left, with a warning). Returns that second file, if there is one.
+    private mutating func writeWrappedFunctions(_ wrappers: [DeclaredWrapper]) -> String? {
+        guard !wrappers.isEmpty else { return nil }
+        var declarations: [String] = []
+        var calls: [String] = []
+        var reference: String?
+        for number in 1...(1 + dice.below(2)) {
+            let name = "\(prefix)shown\(number)"
+            // (label as written in the declaration, label at calls, value read, has a default)
+            var parameters: [(declaration: String, label: String, read: String, hasDefault: Bool)] = []
+            for position in 0..<(1 + dice.below(2)) {
+                let wrapper = dice.pick(wrappers)
+                let parameter = "level\(position)"
+                var attribute = "@" + (wrapper.shape == .box && dice.chance(20) ? wrapper.aliasName : wrapper.name)
+                switch wrapper.shape {
+                case .box: if dice.chance(40) { attribute += "(tag: \"t\(position)\")" }
+                case .flag: attribute += "(help: \"h\(position)\")"
+                case .reference: break
+                }
+                let label = dice.pick([parameter, "_", "to"])
+                let written = label == parameter ? parameter : "\(label) \(parameter)"
+                let hasDefault = dice.chance(25)
+                var read = "\\(\(parameter))"
+                if let projection = wrapper.projectionRead(parameter) { read += " \\(\(projection.path))" }
+                parameters.append(("\(attribute) \(written): Int" + (hasDefault ? " = \(10 + position)" : ""), label, read, hasDefault))
+            }
+            let hasNote = dice.chance(50)
+            let noteDefault = dice.chance(50)
+            var signature = parameters.map(\.declaration)
+            if hasNote { signature.append("note: String" + (noteDefault ? " = \"-\"" : "")) }
+            let body = "\"\(name): " + parameters.map(\.read).joined(separator: " ") + (hasNote ? " \\(note)" : "") + "\""
+            declarations.append("func \(name)(\(signature.joined(separator: ", "))) -> String {\n    \(body)\n}")
+            for _ in 0..<(1 + dice.below(3)) {
+                var arguments: [String] = []
+                for (position, parameter) in parameters.enumerated() where !parameter.hasDefault || dice.chance(50) {
+                    let value = String(dice.below(30) - 5 + position)
+                    arguments.append(parameter.label == "_" ? value : "\(parameter.label): \(value)")
+                }
+                if hasNote && (!noteDefault || dice.chance(50)) { arguments.append("note: \"n\(calls.count)\"") }
+                calls.append("\(name)(\(arguments.joined(separator: ", ")))")
+            }
+            if reference == nil && parameters.count == 1 && !hasNote && dice.chance(15) {
+                reference = "let \(prefix)shownAsValue: (Int) -> String = \(name)"
+            }
+        }
+        sections += declarations
+        let caller = "\(prefix)callShown"
+        let function = "@MainActor func \(caller)() async {\n    print(\"-- wrapped parameters\")\n"
+            + calls.map { "    print(\($0))\n" }.joined() + "}"
+        exercises.append("\(caller)()")
+        guard dice.chance(50) else {
+            sections.append(function)
+            return nil
+        }
+        return "// The second file of program \(prefix.dropLast()): calls of the first file's functions.\n\n"
+            + function + "\n" + (reference.map { "\n" + $0 + "\n" } ?? "")
     }
 
     // MARK: - Names

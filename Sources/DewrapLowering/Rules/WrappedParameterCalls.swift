@@ -7,6 +7,9 @@ import DewrapSyntax
 public struct ModuleFunction: Sendable, Equatable {
     public let name: String
     let parameters: [CallParameter]
+    /// Whether calls need `try` or `await` (inside the closure an ordered call is written as).
+    var throwsErrors = false
+    var isAsync = false
 }
 
 /// One parameter of a function with wrapped parameters, for matching calls.
@@ -15,6 +18,14 @@ struct CallParameter: Sendable, Equatable {
     var label: String
     var hasDefault: Bool
     var wrapped: WrappedArgument?
+    /// The type a closure parameter standing for the argument is written with (the wrapped value's type for a
+    /// wrapped parameter); nil when it cannot be written (generic, `inout`, variadic, attributed).
+    var closureType: String?
+    /// The default as a call can write it (the wrapped value for a wrapped parameter); nil when it has none
+    /// or it may not mean the same where the call is.
+    var defaultValue: String?
+    /// Whether the default is a literal: when it is evaluated cannot be seen.
+    var defaultIsLiteral = false
 }
 
 /// How a call builds a wrapped parameter's storage: `W(wrappedValue: e, args…)` or
@@ -61,10 +72,108 @@ public struct UnmatchedCall: Sendable, Equatable {
 
 /// One call site: its argument list and, per argument, the parameter it is for.
 struct WrappedCall {
+    var name: Int
     var open: Int
     var close: Int
     /// (parameter index, label token or nil, expression span)
     var arguments: [(parameter: Int, label: Int?, value: TokenSpan)]
+    /// The compiler evaluates every argument, then the omitted parameters' defaults, then builds the
+    /// wrappers in parameter order; building each wrapper in its argument (and a default's in the
+    /// default) would run them in another order, which only literals make unobservable. Such a call
+    /// is written as a closure applied to the arguments and defaults (`orderedCallText`).
+    var needsOrder = false
+}
+
+/// Whether `span` is one literal: a number (negative too), a string without interpolation, `true`,
+/// `false` or `nil`. Evaluating it has no effect, so when that happens cannot be seen.
+func isLiteral(_ span: TokenSpan, context: SourceContext) -> Bool {
+    let tokens = context.tree.tokens
+    var index = span.lower
+    if index < span.upper, tokens[index].kind == .prefixOperator, context.token(index, isSpelled: "-") { index += 1 }
+    guard index < span.upper else { return false }
+    switch tokens[index].kind {
+    case .integerLiteral, .floatLiteral:
+        return index + 1 == span.upper
+    case .keyword:
+        return index + 1 == span.upper && index == span.lower
+            && (context.token(index, isSpelled: "true") || context.token(index, isSpelled: "false") || context.token(index, isSpelled: "nil"))
+    case .stringStart:
+        return (index + 1..<span.upper).allSatisfy { [.stringSegment, .stringEnd].contains(tokens[$0].kind) }
+            && tokens[span.upper - 1].kind == .stringEnd
+    default:
+        return false
+    }
+}
+
+/// Whether the pieces of `call` with an effect run in the compiler's order when each wrapper is built in
+/// its argument and in its default (see `WrappedCall.needsOrder`).
+func keepsOrder(_ call: WrappedCall, parameters: [CallParameter], context: SourceContext) -> Bool {
+    enum Piece: Equatable { case value(Int), defaultValue(Int), wrapper(Int) }
+    var explicit = Set<Int>()
+    var compilers: [Piece] = []
+    var written: [Piece] = []
+    for argument in call.arguments {
+        explicit.insert(argument.parameter)
+        if !isLiteral(argument.value, context: context) {
+            compilers.append(.value(argument.parameter))
+            written.append(.value(argument.parameter))
+        }
+        if parameters[argument.parameter].wrapped != nil { written.append(.wrapper(argument.parameter)) }
+    }
+    for (index, parameter) in parameters.enumerated() where !explicit.contains(index) {
+        if !parameter.defaultIsLiteral {
+            compilers.append(.defaultValue(index))
+            written.append(.defaultValue(index))
+        }
+        if parameter.wrapped != nil { written.append(.wrapper(index)) }
+    }
+    compilers += parameters.indices.filter { parameters[$0].wrapped != nil }.map { .wrapper($0) }
+    return compilers == written
+}
+
+/// Whether `orderedCallText` can write `call`: every argument's and omitted default's closure type
+/// is known, and so is each omitted default.
+func canOrder(_ call: WrappedCall, parameters: [CallParameter]) -> Bool {
+    let explicit = Set(call.arguments.map(\.parameter))
+    return parameters.indices.allSatisfy { index in
+        parameters[index].closureType != nil && (explicit.contains(index) || parameters[index].defaultValue != nil)
+    }
+}
+
+/// `f(x: e, note: n)` as `({ (argument0: Int, argument1: String) in f(x: W(wrappedValue: argument0), note: argument1) })(e, n)`:
+/// the arguments are evaluated first, then the omitted defaults (passed after them), then, in the
+/// call, each wrapper in parameter order, as the compiler does. `values` are the arguments' texts.
+func orderedCallText(_ call: WrappedCall, of function: ModuleFunction, values: [Int: (label: String?, text: String)],
+                     qualifier: String = "") -> String {
+    var closureParameters: [String] = []
+    var inner: [String] = []
+    var applied: [String] = []
+    var defaults: [String] = []
+    for (index, parameter) in function.parameters.enumerated() {
+        let name = "argument\(index)"
+        closureParameters.append("\(name): \(parameter.closureType!)")
+        let passed: String
+        if let value = values[index] {
+            applied.append(value.text)
+            if let label = value.label, label.hasPrefix("$"), let wrapped = parameter.wrapped {
+                passed = "\(wrapped.wrapperName)(projectedValue: \(name))"
+            } else {
+                passed = parameter.wrapped.map { $0.construction("wrappedValue", name) } ?? name
+            }
+        } else {
+            defaults.append(parameter.defaultValue!)
+            passed = parameter.wrapped.map { $0.construction("wrappedValue", name) } ?? name
+        }
+        inner.append((parameter.label == "_" ? "" : parameter.label + ": ") + passed)
+    }
+    // The closure's parameters in the order it is applied to: the arguments, then the defaults.
+    let explicit = function.parameters.indices.filter { values[$0] != nil }
+    let omitted = function.parameters.indices.filter { values[$0] == nil }
+    let order = explicit + omitted
+    let effects = (function.throwsErrors ? "try " : "") + (function.isAsync ? "await " : "")
+    // In parentheses: a `{` that starts a line would be read as a trailing closure of the line before.
+    return "({ (" + order.map { closureParameters[$0] }.joined(separator: ", ") + ") in "
+        + effects + qualifier + function.name + "(" + inner.joined(separator: ", ") + ") })(" + (applied + defaults).joined(separator: ", ") + ")"
 }
 
 /// The calls of `function` at `nameIndex`: `f(a: 1, x: e)` with arguments matched to parameters
@@ -135,8 +244,13 @@ func readWrappedCall(at nameIndex: Int, parameters: [CallParameter], context: So
     }
     // Parameters left out must have defaults.
     guard parameters[parameterIndex...].allSatisfy(\.hasDefault) else { return nil }
-    return WrappedCall(open: open, close: close, arguments: arguments)
+    var call = WrappedCall(name: nameIndex, open: open, close: close, arguments: arguments)
+    call.needsOrder = !keepsOrder(call, parameters: parameters, context: context)
+    return call
 }
+
+/// Why a call whose order cannot be kept leaves its function as written.
+let orderReason = "the order in which this call evaluates its arguments and builds the wrappers cannot be kept (a parameter's type or a default cannot be written at the call)"
 
 /// The names a file declares, with how often: its functions, variables (stepped-over bodies'
 /// locals too), types and other declarations. A call of a name declared more than once, or
@@ -210,6 +324,10 @@ struct ModuleFunctionCalls {
                 guard let call = readWrappedCall(at: index, parameters: function.parameters, context: context,
                                                  diagnostics: &diagnostics) else {
                     refuse(index, "this use is not a call dewrap can match to its parameters")
+                    continue
+                }
+                if call.needsOrder && !canOrder(call, parameters: function.parameters) {
+                    refuse(index, orderReason)
                     continue
                 }
                 found.append(call)

@@ -17,8 +17,8 @@ struct WrappedParameters {
     struct Lowered {
         var function: FunctionDecl
         var parameters: [(index: Int, parameter: Parameter, property: ParameterShape)]
-        /// Every parameter as calls see it (labels, defaults, how wrappers are built).
-        var signature: [CallParameter]
+        /// The function as calls see it (labels, defaults, how wrappers are built).
+        var callee: ModuleFunction
         var calls: [WrappedCall]
         /// Unapplied references `let g: (T) -> R = f` (P-3): the name tokens.
         var references: [Int] = []
@@ -172,7 +172,7 @@ struct WrappedParameters {
         }
         guard !parameters.isEmpty else { return }
         let signature = function.parameters.enumerated().map { index, parameter in
-            CallParameter(
+            var call = CallParameter(
                 label: parameter.firstName.map { context.text($0) } ?? "_", hasDefault: parameter.defaultValue != nil,
                 wrapped: parameters.first { $0.0 == index }.map { _, _, shape in
                     WrappedArgument(
@@ -180,7 +180,18 @@ struct WrappedParameters {
                         valueType: shape.valueType, storageType: shape.storageType,
                         hasInitWrappedValue: shape.wrapper.hasInitWrappedValue, hasInitProjectedValue: shape.wrapper.hasInitProjectedValue)
                 })
+            call.closureType = closureType(of: parameter, in: function)
+            if let value = parameter.defaultValue {
+                call.defaultIsLiteral = isLiteral(value, context: context)
+                // Copied into other files' calls, a default must mean the same there.
+                if !calledElsewhere || isSelfContained(value) { call.defaultValue = context.text(value) }
+            }
+            return call
         }
+        let effects = function.effects.map { context.text($0) } ?? ""
+        let callee = ModuleFunction(
+            name: functionName, parameters: signature,
+            throwsErrors: effects.contains("throws"), isAsync: effects.contains("async"))
         // Every mention of the name must be a call this file can resolve.
         var calls: [WrappedCall] = []
         var references: [Int] = []
@@ -199,11 +210,22 @@ struct WrappedParameters {
                 }
                 return leave(index, "this use of '\(functionName)' is not a call dewrap can match to its parameters")
             }
+            if call.needsOrder && !canOrder(call, parameters: signature) { return leave(index, orderReason) }
             calls.append(call)
         }
         lowered.append(Lowered(function: function, parameters: parameters.map { (index: $0.0, parameter: $0.1, property: $0.2) },
-                               signature: signature, calls: calls, references: references))
-        if calledElsewhere { exported.append(ModuleFunction(name: functionName, parameters: signature)) }
+                               callee: callee, calls: calls, references: references))
+        if calledElsewhere { exported.append(callee) }
+    }
+
+    /// The type of a closure parameter standing for `parameter`'s argument (an ordered call), when
+    /// one can be written: not in a generic function, not `inout`, variadic or attributed.
+    private func closureType(of parameter: Parameter, in function: FunctionDecl) -> String? {
+        guard function.genericParameters == nil, let type = parameter.type else { return nil }
+        let text = context.text(type)
+        guard !text.hasPrefix("inout") && !text.hasSuffix("...") && !text.hasPrefix("@") && !text.hasPrefix("some ")
+                && !text.contains("Self") else { return nil }
+        return text
     }
 
     /// Whether attribute arguments mean the same in any file of the module: literals, operators,
@@ -248,13 +270,17 @@ struct WrappedParameters {
 
     // MARK: Writing them out
 
-    /// `item.signature` with the attributes' arguments as copied now, `$x` rewrites applied.
-    private func currentSignature(_ item: Lowered, context: SourceContext) -> [CallParameter] {
-        var signature = item.signature
+    /// `item.callee` with the attributes' arguments and the defaults as copied now, `$x` rewrites applied.
+    private func currentCallee(_ item: Lowered, context: SourceContext) -> ModuleFunction {
+        var parameters = item.callee.parameters
         for (index, _, shape) in item.parameters {
-            signature[index].wrapped?.arguments = shape.arguments.map { context.text($0) }
+            parameters[index].wrapped?.arguments = shape.arguments.map { context.text($0) }
         }
-        return signature
+        for (index, parameter) in item.function.parameters.enumerated() where parameters[index].defaultValue != nil {
+            parameters[index].defaultValue = parameter.defaultValue.map { context.text($0) }
+        }
+        return ModuleFunction(name: item.callee.name, parameters: parameters,
+                              throwsErrors: item.callee.throwsErrors, isAsync: item.callee.isAsync)
     }
 
     func edits(context: SourceContext) -> [Edit] {
@@ -267,7 +293,7 @@ struct WrappedParameters {
                 // `label _x: W<T> = W(wrappedValue: d, args…)`
                 let label = parameter.firstName.map { context.text($0) } ?? shape.name
                 var text = "\(label) _\(shape.name): \(shape.storageType)"
-                if let value = parameter.defaultValue, let wrapped = currentSignature(item, context: context)[index].wrapped {
+                if let value = parameter.defaultValue, let wrapped = currentCallee(item, context: context).parameters[index].wrapped {
                     text += " = " + wrapped.construction("wrappedValue", context.text(value))
                 }
                 result.append(Edit(start: tokens[parameter.span.lower].start, end: tokens[parameter.span.upper - 1].end, text: Array(text.utf8)))
@@ -297,27 +323,38 @@ struct WrappedParameters {
 
     /// The arguments of every call site (this file's functions' and, in a module's run, other
     /// files' functions'), rewritten into `context.tokenEdits` so that text copied later carries
-    /// them, innermost first: `f(x: g(y: 1))` nests.
+    /// them, innermost first: `f(x: g(y: 1))` nests. A call whose order must be kept is rewritten whole.
     func addCallEdits(to context: inout SourceContext) {
         let tokens = context.tree.tokens
-        var pending: [(start: Int, end: Int, label: Int?, value: TokenSpan, wrapped: WrappedArgument)] = []
-        func add(_ calls: [WrappedCall], of signature: [CallParameter]) {
+        enum Rewrite {
+            case argument(label: Int?, value: TokenSpan, wrapped: WrappedArgument)
+            case ordered(call: WrappedCall, callee: ModuleFunction, qualified: Bool)
+        }
+        var pending: [(start: Int, end: Int, rewrite: Rewrite)] = []
+        func add(_ calls: [WrappedCall], of callee: ModuleFunction) {
             for call in calls {
+                if call.needsOrder {
+                    // `self.f(…)` is rewritten from `self`: the closure calls `self.f`.
+                    let qualified = call.name > 1 && tokens[call.name - 1].kind == .period
+                    let start = qualified ? call.name - 2 : call.name
+                    pending.append((tokens[start].start, tokens[call.close].end, .ordered(call: call, callee: callee, qualified: qualified)))
+                    continue
+                }
                 for argument in call.arguments {
-                    guard let wrapped = signature[argument.parameter].wrapped else { continue }
+                    guard let wrapped = callee.parameters[argument.parameter].wrapped else { continue }
                     pending.append((tokens[argument.label ?? argument.value.lower].start, tokens[argument.value.upper - 1].end,
-                                    argument.label, argument.value, wrapped))
+                                    .argument(label: argument.label, value: argument.value, wrapped: wrapped)))
                 }
             }
         }
-        for item in lowered { add(item.calls, of: currentSignature(item, context: context)) }
-        for (function, calls) in moduleCalls?.calls ?? [] { add(calls, of: function.parameters) }
+        for item in lowered { add(item.calls, of: currentCallee(item, context: context)) }
+        for (function, calls) in moduleCalls?.calls ?? [] { add(calls, of: function) }
         pending.sort { ($0.end - $0.start) < ($1.end - $1.start) }
         // P-3: `f` as a value becomes `{ f(a: $0, x: W(wrappedValue: $1)) }`.
         for item in lowered {
             let name = context.text(item.function.name!)
             for reference in item.references {
-                let arguments = currentSignature(item, context: context).enumerated().map { index, parameter -> String in
+                let arguments = currentCallee(item, context: context).parameters.enumerated().map { index, parameter -> String in
                     let value = parameter.wrapped.map { $0.construction("wrappedValue", "$\(index)") } ?? "$\(index)"
                     return (parameter.label == "_" ? "" : parameter.label + ": ") + value
                 }
@@ -327,16 +364,25 @@ struct WrappedParameters {
                 context.tokenEdits.insert(Edit(start: token.start, end: token.end, text: Array(text.utf8)), at: position)
             }
         }
-        for (start, end, label, value, wrapped) in pending {
-            let valueText = context.text(value)
-            let labelText = label.map { context.text($0) }
+        for (start, end, rewrite) in pending {
             let text: String
-            if let labelText, labelText.hasPrefix("$") {
-                text = "\(labelText.dropFirst()): \(wrapped.wrapperName)(projectedValue: \(valueText))"
-            } else {
-                text = (labelText.map { $0 + ": " } ?? "") + wrapped.construction("wrappedValue", valueText)
+            switch rewrite {
+            case .argument(let label, let value, let wrapped):
+                let valueText = context.text(value)
+                let labelText = label.map { context.text($0) }
+                if let labelText, labelText.hasPrefix("$") {
+                    text = "\(labelText.dropFirst()): \(wrapped.wrapperName)(projectedValue: \(valueText))"
+                } else {
+                    text = (labelText.map { $0 + ": " } ?? "") + wrapped.construction("wrappedValue", valueText)
+                }
+            case .ordered(let call, let callee, let qualified):
+                var values: [Int: (label: String?, text: String)] = [:]
+                for argument in call.arguments {
+                    values[argument.parameter] = (argument.label.map { context.text($0) }, context.text(argument.value))
+                }
+                text = orderedCallText(call, of: callee, values: values, qualifier: qualified ? "self." : "")
             }
-            // The rewrites inside this argument are now part of its text.
+            // The rewrites inside this range are now part of its text.
             context.tokenEdits.removeAll { $0.start >= start && $0.end <= end }
             let position = context.tokenEdits.firstIndex { $0.start >= end } ?? context.tokenEdits.count
             context.tokenEdits.insert(Edit(start: start, end: end, text: Array(text.utf8)), at: position)
