@@ -108,8 +108,11 @@ private struct ProgramBuilder {
     /// are rewritten with the function), sometimes with a use there that cannot be rewritten (the function is
     /// then left, with a warning). Returns that second file, if there is one.
     private mutating func writeWrappedFunctions(_ wrappers: [DeclaredWrapper]) -> String? {
+        // A projection with a setter on a parameter crashes swiftc 6.3.1 (SIL verification).
+        let wrappers = wrappers.filter { $0.projection != .itself }
         guard !wrappers.isEmpty else { return nil }
-        var declarations: [String] = []
+        let traced = "\(prefix)traced"
+        var declarations = ["func \(traced)(_ value: Int) -> Int {\n    print(\"  evaluate \\(value)\")\n    return value\n}"]
         var calls: [String] = []
         var reference: String?
         for number in 1...(1 + dice.below(2)) {
@@ -125,12 +128,14 @@ private struct ProgramBuilder {
                 case .flag: attribute += "(help: \"h\(position)\")"
                 case .reference: break
                 }
-                let label = dice.pick([parameter, "_", "to"])
+                let label = dice.pick([parameter, "_", "to\(position)"])
                 let written = label == parameter ? parameter : "\(label) \(parameter)"
                 let hasDefault = dice.chance(25)
                 var read = "\\(\(parameter))"
                 if let projection = wrapper.projectionRead(parameter) { read += " \\(\(projection.path))" }
-                parameters.append(("\(attribute) \(written): Int" + (hasDefault ? " = \(10 + position)" : ""), label, read, hasDefault))
+                // A default or an argument with an effect shows when it is evaluated (SPEC Corrections, P-2).
+                let defaultValue = dice.chance(50) ? "\(traced)(\(10 + position))" : "\(10 + position)"
+                parameters.append(("\(attribute) \(written): Int" + (hasDefault ? " = \(defaultValue)" : ""), label, read, hasDefault))
             }
             let hasNote = dice.chance(50)
             let noteDefault = dice.chance(50)
@@ -140,11 +145,15 @@ private struct ProgramBuilder {
             declarations.append("func \(name)(\(signature.joined(separator: ", "))) -> String {\n    \(body)\n}")
             for _ in 0..<(1 + dice.below(3)) {
                 var arguments: [String] = []
-                for (position, parameter) in parameters.enumerated() where !parameter.hasDefault || dice.chance(50) {
-                    let value = String(dice.below(30) - 5 + position)
+                // An unlabeled argument left out would make the next one its (the compiler matches by position).
+                for (position, parameter) in parameters.enumerated() where !parameter.hasDefault || parameter.label == "_" || dice.chance(50) {
+                    let number = dice.below(30) - 5 + position
+                    let value = dice.chance(40) ? "\(traced)(\(number))" : String(number)
                     arguments.append(parameter.label == "_" ? value : "\(parameter.label): \(value)")
                 }
-                if hasNote && (!noteDefault || dice.chance(50)) { arguments.append("note: \"n\(calls.count)\"") }
+                if hasNote && (!noteDefault || dice.chance(50)) {
+                    arguments.append(dice.chance(30) ? "note: String(\(traced)(\(calls.count)))" : "note: \"n\(calls.count)\"")
+                }
                 calls.append("\(name)(\(arguments.joined(separator: ", ")))")
             }
             if reference == nil && parameters.count == 1 && !hasNote && dice.chance(15) {

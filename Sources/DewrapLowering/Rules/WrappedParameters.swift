@@ -229,13 +229,15 @@ struct WrappedParameters {
     }
 
     /// Whether attribute arguments mean the same in any file of the module: literals, operators,
-    /// punctuation and implicit members (`.small`), no name of a declaration.
+    /// punctuation, labels and implicit members (`.small`), no name of a declaration.
     private func isSelfContained(_ span: TokenSpan) -> Bool {
         let tokens = context.tree.tokens
         return (span.lower..<span.upper).allSatisfy { index in
             switch tokens[index].kind {
             case .identifier:
+                // An implicit member (`.small`) or an argument label (`tag: "t"`).
                 return index > span.lower && tokens[index - 1].kind == .period
+                    || index + 1 < span.upper && tokens[index + 1].kind == .colon
             case .keyword:
                 return context.token(index, isSpelled: "true") || context.token(index, isSpelled: "false")
                     || context.token(index, isSpelled: "nil")
