@@ -127,8 +127,9 @@ struct LexerState {
         self.n = text.count
     }
 
-    /// The most tokens one step of `run` emits (two, e.g. a string segment and
-    /// the string's end), with a margin.
+    /// The most tokens one step of `run` emits (three: a plain literal's start,
+    /// text and end, or an interpolation's end and its string's text and end),
+    /// with a margin.
     static let mostTokensPerStep = 4
 
     // MARK: Main loop
@@ -196,8 +197,8 @@ struct LexerState {
             }
             let tokenStart = i
             // A name or simple punctuation takes at least its first byte; only the
-            // paths that return true (`lexToken`, a string literal's start, an
-            // interpolation's end) need checking.
+            // paths that return true (a scanner of their own, a string literal's
+            // start, an interpolation's end) need checking.
             if lexCodeToken(inInterpolation: inInterpolation) {
                 precondition(i > tokenStart, "lexer made no progress")
                 // The mode stack may have changed: `run` looks at it again.
@@ -206,27 +207,43 @@ struct LexerState {
         }
     }
 
-    /// The token at `i` in code position. Names are nearly half the tokens and
-    /// the one-byte punctuation that needs no bookkeeping most of the rest: both
-    /// are lexed here, in one switch (one jump table), without a call to
-    /// `lexToken` and its switch. `inInterpolation` (a constant where inlined)
-    /// says whether the code is in an interpolation, innermost on the mode stack.
-    /// Returns whether the code loop must hand back to `run`, the mode stack
-    /// perhaps changed: a string literal opened, an interpolation ended (unless
-    /// its string's text led straight into another one), or `lexToken` ran.
+    /// The token at `i` in code position: the lexer's one dispatch on a
+    /// token's first byte (one switch, one jump table). `inInterpolation` (a
+    /// constant where inlined) says whether the code is in an interpolation,
+    /// innermost on the mode stack; there, parentheses are counted, and the `)`
+    /// that closes the interpolation returns to its string's text.
+    ///
+    /// Trivia has been skipped, so the byte at `i` is printable ASCII other
+    /// than a space (every one has its arm below) or the first byte of a valid
+    /// UTF-8 sequence that trivia leaves to a token (`scanNonASCIITrivia`).
+    ///
+    /// Names, punctuation and `$name` (most tokens) are lexed in place and
+    /// advance by construction. Returns true after the other arms: those call
+    /// a scanner of their own, whose progress the caller checks, and a string
+    /// literal's start or an interpolation's end may leave the lexer in a
+    /// string's text (the mode stack changed: the caller hands back to `run`).
+    /// The arms are in the order that measured fewest instructions (names,
+    /// punctuation, then the rest; see docs/PERFORMANCE.md): the order changes
+    /// how the compiler lays out the whole loop.
     @inline(always)
     mutating func lexCodeToken(inInterpolation: Bool) -> Bool {
         switch text[i] {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "_"):
             lexIdentifier()
-        // In an interpolation, parentheses are counted (`lexToken`).
-        case UInt8(ascii: "(") where !inInterpolation: punctuation(.leftParen)
-        case UInt8(ascii: ")") where !inInterpolation: punctuation(.rightParen)
-        // Except the commonest, the `)` that ends it: the string's text resumes.
-        case UInt8(ascii: ")") where modes[modes.count - 1].parenDepth == 0:
-            let interpolation = modes.removeLast()
-            punctuation(.interpolationEnd)
-            return resumeString(interpolation.shape)
+        case UInt8(ascii: "("):
+            if inInterpolation { modes[modes.count - 1].parenDepth += 1 }
+            punctuation(.leftParen)
+        case UInt8(ascii: ")"):
+            if inInterpolation {
+                // The `)` that ends the interpolation: the string's text resumes.
+                if modes[modes.count - 1].parenDepth == 0 {
+                    let interpolation = modes.removeLast()
+                    punctuation(.interpolationEnd)
+                    return resumeString(interpolation.shape)
+                }
+                modes[modes.count - 1].parenDepth -= 1
+            }
+            punctuation(.rightParen)
         case UInt8(ascii: "{"): punctuation(.leftBrace)
         case UInt8(ascii: "}"): punctuation(.rightBrace)
         case UInt8(ascii: "["): punctuation(.leftSquare)
@@ -235,23 +252,45 @@ struct LexerState {
         case UInt8(ascii: ";"): punctuation(.semicolon)
         case UInt8(ascii: "@"): punctuation(.atSign)
         case UInt8(ascii: "\\"): punctuation(.backslash)
-        // `$name` is common in view code (bindings): here, inlined, without `lexToken`'s
-        // call and switch (about 90,000 instructions less on 1,000 view declarations).
+        case UInt8(ascii: ":") where byte(i + 1) != UInt8(ascii: ":"): punctuation(.colon)
+        case UInt8(ascii: ":"):
+            lexColonColon()
+            return true
         case UInt8(ascii: "$"): lexDollarIdentifier()
-        // A string literal (one token in six of view code), without `lexToken`'s switch
-        // (about 50,000 instructions less); it may leave the lexer in the literal's text.
-        case UInt8(ascii: "\""):
+        case UInt8(ascii: "\""), UInt8(ascii: "'"):
             lexStringStart(pounds: 0)
             return true
-        // The commonest operator (`x.y`, `.none`), without the general operator scan.
+        // The commonest operators, each without the general operator scan: a `.`
+        // that stands alone (`x.y`, `.none`), and ` = ` (a third of them), whose
+        // space on both sides makes it neither left- nor right-bound, so consistent.
         case UInt8(ascii: ".") where isPeriodAlone(at: i): punctuation(.period)
-        case UInt8(ascii: ":") where byte(i + 1) != UInt8(ascii: ":"): punctuation(.colon)
-        // ` = ` (the commonest operator, a third of them), without the general operator scan:
-        // a space on both sides makes it neither left- nor right-bound, so consistent.
         case UInt8(ascii: "=") where i > 0 && text[i - 1] == UInt8(ascii: " ") && byte(i + 1) == UInt8(ascii: " "):
             punctuation(.equal)
+        case UInt8(ascii: "."), UInt8(ascii: "="), UInt8(ascii: "/"), UInt8(ascii: "-"), UInt8(ascii: "+"),
+             UInt8(ascii: "*"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "|"), UInt8(ascii: "^"), UInt8(ascii: "~"):
+            lexOperator()
+            return true
+        case UInt8(ascii: "#"):
+            // A raw string, among others: it may leave the lexer in the literal's text.
+            lexPound()
+            return true
+        case UInt8(ascii: "`"):
+            lexEscapedIdentifier()
+            return true
+        case UInt8(ascii: "0")...UInt8(ascii: "9"):
+            lexNumber()
+            return true
+        case UInt8(ascii: "!"), UInt8(ascii: "?"):
+            lexBangOrQuestionMark()
+            return true
+        case UInt8(ascii: "<"):
+            lexLeftAngle()
+            return true
+        case UInt8(ascii: ">"):
+            lexRightAngle()
+            return true
         default:
-            lexToken()
+            lexNonASCIIToken()
             return true
         }
         return false

@@ -1,67 +1,38 @@
-// MARK: - One token in code position
+// MARK: - Tokens of a few bytes
 
 extension LexerState {
-    /// Lexes the token at `i` (not trivia, not end of input). Always advances.
-    /// Its only caller, `lexCodeToken`, has already tried names and simple punctuation.
-    mutating func lexToken() {
-        let start = i
-        let b = text[i]
-        switch b {
-        case UInt8(ascii: "("):
-            if let mode = modes.last, mode.kind == .interpolation {
-                modes[modes.count - 1].parenDepth += 1
-            }
-            punctuation(.leftParen)
-        case UInt8(ascii: ")"):
-            // Only a parenthesis opened inside an interpolation comes here: the `)` that
-            // ends one, and any outside strings, are lexed by `lexCodeToken`.
-            if let mode = modes.last, mode.kind == .interpolation {
-                precondition(mode.parenDepth > 0, "an interpolation's closing parenthesis reached lexToken")
-                modes[modes.count - 1].parenDepth -= 1
-            }
-            punctuation(.rightParen)
-        case UInt8(ascii: ":"):
-            if byte(i + 1) == UInt8(ascii: ":") {
-                i += 2
-                emit(.colonColon, start, i)
-            } else {
-                punctuation(.colon)
-            }
-        case UInt8(ascii: "#"):
-            lexPound()
-        case UInt8(ascii: "!"), UInt8(ascii: "?"):
-            if isLeftBound(operatorStart: i) {
-                // Postfix `!`/`?` stand alone: `x!.y`, `a?[0]`, `try?`.
-                i += 1
-                emit(b == UInt8(ascii: "!") ? .exclamationMark : .postfixQuestionMark, start, i)
-            } else {
-                lexOperator()
-            }
-        case UInt8(ascii: "<"):
-            if byte(i + 1) == UInt8(ascii: "#"), let end = editorPlaceholderEnd(at: i) {
-                i = end
-                diagnose(at: start, "editor placeholder in source file")
-                emit(.identifier, start, end)
-            } else if !lexConflictMarker() {
-                lexOperator()
-            }
-        case UInt8(ascii: ">"):
-            if !lexConflictMarker() { lexOperator() }
-        case UInt8(ascii: "$"):
-            lexDollarIdentifier()
-        case UInt8(ascii: "\""), UInt8(ascii: "'"):
-            lexStringStart(pounds: 0)
-        case UInt8(ascii: "`"):
-            lexEscapedIdentifier()
-        case let d where d.isDigit:
-            lexNumber()
-        case let c where c.isASCIIIdentifierStart:
-            lexIdentifier()
-        case let c where c.isASCIIOperatorCharacter:
+    /// `!` or `?`: postfix when it touches what is before it (`x!.y`, `a?[0]`,
+    /// `try?`), standing alone; otherwise the start of an operator (`!a`, `??`).
+    mutating func lexBangOrQuestionMark() {
+        guard isLeftBound(operatorStart: i) else {
             lexOperator()
-        default:
-            lexNonASCIIToken()
+            return
         }
+        let kind: TokenKind = text[i] == UInt8(ascii: "!") ? .exclamationMark : .postfixQuestionMark
+        punctuation(kind)
+    }
+
+    /// `::`, a module selector.
+    mutating func lexColonColon() {
+        i += 2
+        emit(.colonColon, i - 2, i)
+    }
+
+    /// `<`: an editor placeholder `<#name#>`, a conflict marker, or an operator.
+    mutating func lexLeftAngle() {
+        let start = i
+        if byte(i + 1) == UInt8(ascii: "#"), let end = editorPlaceholderEnd(at: i) {
+            i = end
+            diagnose(at: start, "editor placeholder in source file")
+            emit(.identifier, start, end)
+        } else if !lexConflictMarker() {
+            lexOperator()
+        }
+    }
+
+    /// `>`: a conflict marker (Perforce's opens with `>>>> `), or an operator.
+    mutating func lexRightAngle() {
+        if !lexConflictMarker() { lexOperator() }
     }
 
     /// Whether the `.` at `k` is an operator of its own: no operator character
@@ -277,17 +248,14 @@ extension LexerState {
 
     // MARK: Non-ASCII starts
 
-    /// A Unicode identifier or operator, or an error token for a character that starts neither.
+    /// A token whose first byte is not ASCII: a Unicode identifier or
+    /// operator, or an error token. Trivia has taken invalid UTF-8 and every
+    /// character that starts no token (`scanNonASCIITrivia`): what is left
+    /// starts a name or an operator, continues a name, or is a curly quote.
     mutating func lexNonASCIIToken() {
         let start = i
         let (scalar, next) = decodeScalar(text, at: i)
-        guard let c = scalar else {
-            // Not reached from `run` (trivia takes invalid bytes), but stay total.
-            i = next
-            diagnose(at: start, "invalid UTF-8 found in source file")
-            emit(.unknown, start, i)
-            return
-        }
+        guard let c = scalar else { preconditionFailure("invalid UTF-8 reached the token dispatch, not trivia") }
         if isIdentifierStart(c) {
             lexIdentifier()
         } else if isOperatorStart(c) {
@@ -303,8 +271,9 @@ extension LexerState {
             diagnose(at: start, "unicode curly quote found, replace with '\"'")
             emit(.unknown, start, i)
         } else {
+            assert(c == 0x201D, "a character that starts no token reached the token dispatch, not trivia")
             i = next
-            diagnose(at: start, c == 0x201D ? "unicode curly quote found, replace with '\"'" : "invalid character in source")
+            diagnose(at: start, "unicode curly quote found, replace with '\"'")
             emit(.unknown, start, i)
         }
     }
