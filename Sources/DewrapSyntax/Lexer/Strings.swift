@@ -205,6 +205,21 @@ extension LexerState {
         i = end
         emit(.stringEnd, quote, end)
     }
+
+    /// Ends an interpolation (and its string) that the input cut off by a line
+    /// break or the end of the file, with zero-length closing tokens.
+    mutating func closeInterpolationEarly() {
+        guard let interpolation = modes.popLast() else { return }
+        emit(.interpolationEnd, i, i)
+        modes.removeLast()  // the string the interpolation was in
+        closeStringEarly(interpolation.shape)
+    }
+
+    /// Emits a zero-length `stringEnd` for a literal cut off at `i`; the caller pops its mode.
+    mutating func closeStringEarly(_ shape: StringShape) {
+        diagnose(at: shape.start, "unterminated string literal")
+        emit(.stringEnd, i, i)
+    }
 }
 
 // The escapes are free functions over the text rather than methods: a
