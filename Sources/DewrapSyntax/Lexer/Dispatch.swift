@@ -35,8 +35,8 @@ extension LexerState {
 
     /// Steps through the code of an interpolation until its `)`, a string
     /// literal's start, or a full token storage. The same loop as `lexCode`
-    /// rather than a step per token (a call and a look at the mode stack
-    /// each): about 40 instructions less a token there, measured.
+    /// rather than a step of `run` per token, which cost a call and a look at
+    /// the mode stack for every token of an interpolation.
     @inline(never)
     mutating func lexInterpolationCode() {
         // A single-line string cannot span lines: in its interpolation, a line
@@ -46,9 +46,9 @@ extension LexerState {
 
     /// The loop of `lexCode` and `lexInterpolationCode`: tokens in code position
     /// until the end of the code, a full token storage, or a change of the mode
-    /// stack. (Its exits for code outside strings are spelled apart: sharing
-    /// them with interpolations cost `lexCode` 140,000 instructions, registers
-    /// allocated differently.)
+    /// stack. (Its exits for code outside strings are spelled apart: shared
+    /// with interpolations, they made the compiler allocate `lexCode`'s
+    /// registers worse.)
     @inline(always)
     mutating func lexCode(inInterpolation: Bool, stopAtNewline: Bool) {
         while !tokens.isNearlyFull {

@@ -23,8 +23,8 @@ struct WordTable: @unchecked Sendable {
     private let slots: UnsafeMutablePointer<Slot>
 
     /// Reads each spelling in place (`Word.spellings`, by raw value), without
-    /// an array of bytes per word: every process builds the table, and those
-    /// allocations cost it about 40,000 instructions, measured.
+    /// an array of bytes per word: every process builds the table, and would
+    /// pay for those allocations at start-up.
     private init() {
         slots = .allocate(capacity: Self.slotCount)
         slots.initialize(repeating: Slot(), count: Self.slotCount)
@@ -43,8 +43,7 @@ struct WordTable: @unchecked Sendable {
     /// multiplicative hash of its length, first and last byte, whose top bits
     /// depend on all three. Three bytes already at hand, rather than the
     /// masked head: a name that is no word then misses on an empty slot
-    /// without reading its head (about 15 instructions less a name, measured
-    /// on view code, where three names in four are no word).
+    /// without reading its head, and most names in view code are no word.
     @inline(__always)
     private static func slot(_ text: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Int {
         let key = UInt32(text[start]) | UInt32(text[end - 1]) << 8 | UInt32(truncatingIfNeeded: end - start) << 16

@@ -22,7 +22,7 @@ public enum Word: UInt8, Sendable, CaseIterable {
     case autoclosure, escaping, Sendable, noescape
 
     /// How the word is written. A literal table, in case order: asking the
-    /// runtime for a case's name costs about 15,000 instructions a word, which
+    /// runtime for a case's name goes through reflection for every word, which
     /// every process would pay at start-up (WordTests checks the table).
     public var spelling: String { Word.spellings[Int(rawValue)] }
 

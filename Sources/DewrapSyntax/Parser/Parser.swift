@@ -108,7 +108,7 @@ struct ParserState {
     /// token, and the only jumps land on a token found by scanning: a plain
     /// block's `}`, the end of a lone literal). The current token is read several
     /// times per token parsed; checked, each read cost two more compares and
-    /// branches (views-1000: 0.07M with the lookahead reads below).
+    /// branches (as did the lookahead reads of `TokenView`).
     var current: Token {
         @inline(__always) get {
             assert(index >= 0 && index <= last)
@@ -327,7 +327,7 @@ struct ParserState {
     /// Fills `scopeChildren` and `scopeNames`, each scope's entries together
     /// and in order (a counting sort by scope), and gives every scope its ranges.
     /// The tables are filled in locals through a cursor per scope (`next`), not
-    /// by growing each scope's range in place (views-1000: 0.07M less).
+    /// by growing each scope's range in place.
     mutating func finishScopes() {
         // Children: scopes are numbered in source order, so each parent's come in order.
         var next = [Int](repeating: 0, count: scopes.count)
@@ -406,7 +406,7 @@ struct DeclaredName {
 extension Array {
     /// `append`, but the first element goes in by an array literal, which
     /// allocates at once: appending to an empty array takes the general
-    /// growth path, about twice the instructions. Most of the lists the
+    /// growth path. Most of the lists the
     /// parser builds (bindings, attributes, a scope's children) hold one.
     @inline(__always)
     mutating func appendToSmall(_ element: Element) {
