@@ -1,6 +1,6 @@
 /// A set of names asked about by their UTF-8 bytes, as the source spells
-/// them: no String is made for a look-up, and the hash is a few instructions
-/// a word (a `Set<String>` look-up costs some 500 for a short name).
+/// them: no String is made for a look-up, and the hash is a few operations
+/// a word (a `Set<String>` hashes a whole String with SipHash).
 struct NameSet {
     /// The names' bytes, one after another; `ends[i]` is where name `i` ends.
     private var bytes: [UInt8] = []

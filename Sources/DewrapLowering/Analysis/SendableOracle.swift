@@ -301,8 +301,8 @@ func splitTopLevel(_ text: String, on separator: Unicode.Scalar) -> [String] {
 }
 
 /// A memo shared by the copies of one oracle (it is passed by value). Its
-/// accesses are left unchecked by the exclusivity runtime (some sixty
-/// instructions each, for every question): each is a single read or write
+/// accesses are left unchecked by the exclusivity runtime (a call each,
+/// for every question): each is a single read or write
 /// that nothing else runs inside.
 private final class AnswerCache {
     /// Room for the few dozen types of a file, so the table does not grow step by step.

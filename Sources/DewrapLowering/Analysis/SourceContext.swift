@@ -131,7 +131,7 @@ struct SourceContext {
     }
 
     /// Whether the bytes of tokens `span` (with the trivia between them) contain `text`, without
-    /// making a String (String.contains(String) also costs ~185K instructions on its first use).
+    /// making a String (String.contains(String) also sets up a substring searcher on its first use).
     func span(_ span: TokenSpan, contains text: StaticString) -> Bool {
         guard !span.isEmpty else { return text.utf8CodeUnitCount == 0 }
         let range = tree.tokens[span.lower].start..<tree.tokens[span.upper - 1].end
@@ -175,8 +175,8 @@ struct SourceContext {
     }
 
     /// The source bytes `range` as a String. A short one (a name, a type; most of them) is
-    /// copied into a small String's storage, which costs some 30 instructions less than
-    /// decoding an array slice; a longer one decodes faster (both repair invalid UTF-8 alike).
+    /// copied into a small String's storage, which costs less than decoding an array
+    /// slice; a longer one decodes faster (both repair invalid UTF-8 alike).
     private func string(fromBytes range: Range<Int>) -> String {
         guard range.count <= 15 else { return String(decoding: bytes[range], as: UTF8.self) }
         return bytes.withUnsafeBufferPointer { bytes in
@@ -335,8 +335,8 @@ private func detectIndentUnit(_ bytes: [UInt8]) -> String {
     var smallest = Int.max
     let tab: Bool = bytes.withUnsafeBufferPointer { bytes in
         // Most files have no `\r`: their lines start at 0 and after each `\n`, found with the C
-        // library's `memchr`, which reads many bytes an instruction (a third less than the scan
-        // below: 0.22M instructions of views-1000).
+        // library's `memchr`, which reads many bytes an instruction (the scan below looks for
+        // two bytes, eight at a time).
         if let base = bytes.baseAddress, memchr(base, 13, bytes.count) == nil {
             var start = 0
             while true {
@@ -374,7 +374,7 @@ private func leadingIndentation(
     _ bytes: UnsafeBufferPointer<UInt8>, line start: Int, below smallest: Int
 ) -> (tab: Bool, smallest: Int, spaces: Int) {
     // Eight bytes in one load where the file has them: the leading spaces (up to eight)
-    // end at the first byte that is not one. A byte at a time costs about 30 instructions a line.
+    // end at the first byte that is not one, rather than a byte at a time.
     if start + 8 <= bytes.count {
         let word = UInt64(littleEndian: UnsafeRawPointer(bytes.baseAddress! + start).loadUnaligned(as: UInt64.self))
         if word & 0xFF == 9 { return (true, smallest, 0) }
@@ -442,14 +442,14 @@ func sourceLocation(_ file: String, line: Int) -> String {
 /// where a table would hash a String made for every attribute.
 private final class WrappersByName {
     /// A struct, not a tuple: an array of tuples makes the run time build the tuple's type
-    /// metadata on first use (some 35,000 instructions more than for a struct's array).
+    /// metadata on first use.
     private struct Entry {
         var name: [UInt8]
         var wrapper: WrapperShape?
     }
 
     /// One array, read with one access to the class's storage. Unchecked: the run-time
-    /// exclusivity check costs some sixty instructions an access, and no access overlaps another.
+    /// exclusivity check is a call an access, and no access overlaps another.
     @exclusivity(unchecked) private var entries: [Entry] = []
 
     /// The wrapper found for `name` (nil inside: none), or nil when `name` was never asked about.
@@ -472,7 +472,7 @@ private final class WrappersByName {
 }
 
 /// Byte-for-byte equality on memory: the generic `elementsEqual` of two
-/// collections costs some twenty instructions a byte.
+/// collections runs generic code for every byte.
 func sameBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
     guard a.count == b.count else { return false }
     for i in 0..<a.count where a[i] != b[i] { return false }
@@ -485,7 +485,7 @@ func sameBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>)
 ///
 /// A hash table of its own, keyed by the wrapper and the value type's bytes read
 /// as `NameSet` reads a name (two words and the length): a `Dictionary` hashes
-/// the text with SipHash (some 350 instructions a look-up). By bytes, it is also
+/// the text with SipHash. By bytes, it is also
 /// asked with a declared type's source bytes, and answers with the value type's
 /// String: a type seen before is not made a String again.
 final class DerivedTypes {

@@ -278,7 +278,7 @@ extension FileLowering {
 
     /// A variable declaration among a type's members, and the `#if` branch it sits in. A struct, not a
     /// tuple: an array of tuples is destroyed through the run time's generic tuple destroy, and builds
-    /// the tuple's type metadata on first use (some 190,000 instructions of views-1000 in all).
+    /// the tuple's type metadata on first use.
     struct Member {
         var declaration: VariableDecl
         var placement: Placement?

@@ -294,8 +294,8 @@ enum EnvironmentCatalog {
     /// The properties: their names, and what is known of each by its index there. Found by a
     /// walk over the names' bytes (a lowering asks once for each `@Environment(\.x)` without a
     /// type): a hash table here would be one more caller of `NameSet`'s probe, which the
-    /// optimizer then stops inlining into lowering's hot paths, and comparing Strings costs some
-    /// 75 instructions a pair.
+    /// optimizer then stops inlining into lowering's hot paths, and comparing Strings costs more
+    /// than comparing bytes.
     struct Table: Sendable {
         /// The names' bytes, one after another; `ends[i]` is where name `i` ends.
         var bytes: [UInt8] = []

@@ -81,7 +81,7 @@ enum SDKStaticMemberCatalog {
     }
 
     /// The declarations, one entry per type: a file reads only those of the types it names a
-    /// member of (reading all of them cost a file some 1.2M instructions, a lowering's worth).
+    /// member of (the catalog is large, and a file names members of few of its types).
     static let declarations: [Declarations] = [
         Declarations("Color", .swiftUI, #"""
             extension Color {

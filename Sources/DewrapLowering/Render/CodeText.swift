@@ -5,7 +5,7 @@ import DewrapSyntax
 struct CodeText {
     /// The text is `storage[..<count]`; the rest is room to write into. A
     /// piece is then one capacity check and one copy: `Array.append(contentsOf:)`
-    /// costs about 150 instructions a piece, most of the price of rendering.
+    /// runs generic code for every piece, which was most of the price of rendering.
     private var storage: [UInt8]
     private(set) var count = 0
     /// `storage.count`, kept here: reading it from the array is a call.
@@ -25,7 +25,7 @@ struct CodeText {
     var isEmpty: Bool { count == 0 }
 
     /// The text written, as a slice of the buffer (the bytes of an `Edit`): the room
-    /// after it stays, unused (trimming it with `removeLast` costs some 800 instructions).
+    /// after it stays, unused (trimming it with `removeLast` costs more than it saves).
     var slice: ArraySlice<UInt8> {
         consuming get { storage[..<count] }
     }
@@ -126,7 +126,7 @@ protocol CodeOutput {
 
 extension CodeOutput {
     /// Appends a literal piece. A `StaticString`'s bytes lie in the binary, where a
-    /// String's are first found through its representation (some seventy instructions a piece).
+    /// String's are first found through its representation, for every piece.
     /// Named apart: a literal passed where a String also fits would be a String.
     @inline(__always)
     mutating func write(literal piece: StaticString) {
@@ -197,7 +197,7 @@ struct ScratchText: CodeOutput {
 
 /// Copies `count` bytes between buffers that do not overlap. Most pieces of code are a
 /// few bytes: copied here with a load and a store or two, where a call of `memmove`
-/// costs some twenty-five instructions.
+/// costs several times that.
 @inline(__always)
 func copyBytes(from source: UnsafePointer<UInt8>, to target: UnsafeMutablePointer<UInt8>, count: Int) {
     let from = UnsafeRawPointer(source)

@@ -28,7 +28,7 @@ struct BindingClosureParameters {
 
     /// `memberTypes`: the value type of each lowered member property, by name (only names with one type).
     /// `borrowing`: an init takes its arguments owned, and the caller's copy of the context (a copy and
-    /// a destruction through its value witnesses, some 1,000 instructions) was for nothing kept.
+    /// a destruction through its value witnesses) was for nothing kept.
     init(context: borrowing SourceContext, memberTypes: [String: String], parseProblems: [Int]) {
         guard context.tree.census.closureSignature else { return }
         let tokens = context.tree.tokens

@@ -5,7 +5,7 @@ import DewrapSyntax
 /// retains (and its release releases) every array it holds.
 ///
 /// A struct, kept in its type's array: as a class, one object a property was
-/// allocated and freed (0.5M instructions of views-1000). A copy retains its
+/// allocated and freed. A copy retains its
 /// Strings and references, so loops read its fields in place (`renderInits`
 /// walks a buffer: `array[i].field` calls the array's getter, a whole copy).
 struct StoredProperty {

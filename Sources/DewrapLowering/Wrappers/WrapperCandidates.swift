@@ -60,8 +60,8 @@ func isCompilerAttribute(_ name: String) -> Bool {
 /// Attribute names that belong to the language (Swift's `Attr.def`,
 /// `TypeAttr.def`, and the standard global actor), not to a type a file could
 /// declare as a property wrapper. Looked up by bytes: no String made for a
-/// name in the source, and made without hashing two hundred Strings (a
-/// `Set<String>` of them cost some 65,000 instructions to build).
+/// name in the source, and made without hashing two hundred Strings (as a
+/// `Set<String>` of them would, in every process).
 private let compilerAttributes: NameSet = {
     var set = NameSet(capacity: compilerAttributeNames.count)
     for name in compilerAttributeNames { _ = name.withUTF8Buffer { set.insert($0) } }

@@ -186,7 +186,7 @@ enum WrapperCatalog {
 
     /// The wrappers read so far, by their index in `declarations`, shared by the worker threads.
     /// By index, not by name: a few names are compared at once, where a process's first
-    /// dictionaries of these types cost some 50,000 instructions of type metadata and hashing.
+    /// dictionaries of these types cost it type metadata and hashing.
     private static let read = Mutex<[WrapperShape?]>([WrapperShape?](repeating: nil, count: declarations.count))
 
     /// The built-in wrapper named `name`, read from its declaration the first time it is asked for.

@@ -177,7 +177,8 @@ public final class WrapperShape: Sendable {
         return valueType.withUTF8 { name in
             guard isPlainTypeName(name) else { return nil }
             let storage = slots.storage.filled(with: name)
-            // One String for both: making a String costs some 200 instructions, or 500 past 15 bytes.
+            // One String for both: making a String is a cost of its own (an allocation past 15
+            // bytes, too long for a small String).
             if slots.projectedIsStorage { return (storage, storage) }
             return (storage, slots.projected.map { $0.filled(with: name) })
         }
@@ -741,7 +742,7 @@ func genericParameterNames(_ text: String) -> [String] {
     return splitTopLevel(inner, on: ",").compactMap { parameter in
         // On the bytes, as `split(separator: ":", maxSplits: 1).first` and then `split(separator: " ")`
         // would read it: the first run between colons, its first word (the second after `each`).
-        // Splitting Substrings cost a process its first arrays of them, some 15,000 instructions.
+        // Splitting Substrings cost a process its first arrays of them (their type metadata).
         var parameter = parameter
         return parameter.withUTF8 { bytes -> String? in
             let colon = UInt8(ascii: ":")
@@ -867,7 +868,7 @@ private struct TypeTextWriter {
 /// Pieces of a type's text (`typeTextSlots`) kept as one run of UTF-8 bytes
 /// with the offsets where they were cut: filling in a name is then a few
 /// copies straight into the new String's storage (joining the pieces as
-/// Strings cost some six hundred instructions a type).
+/// Strings made a String of every piece).
 struct TypeTextSlots: Sendable, Equatable {
     private let text: [UInt8]
     /// Where a name goes, in ascending order: between the pieces.

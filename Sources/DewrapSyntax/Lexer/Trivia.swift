@@ -125,3 +125,59 @@ private func scanNonASCIITrivia(_ text: UnsafeBufferPointer<UInt8>, at i: Int) -
     }
     return TriviaScan(kind: .unexpectedText, end: next, problem: "invalid character in source")
 }
+
+// MARK: - Skipping trivia in code
+
+extension LexerState {
+    @inline(always)
+    mutating func skipTrivia(stopAtNewline: Bool) {
+        // A local copy of `i`: stores to `self` in this loop show. The line flag
+        // is set in place, once a line (a local flag, tested for every token, cost more).
+        var k = i
+        defer { i = k }
+        while k < n {
+            // Fast paths: runs of spaces (indentation), the printable ASCII other than `/`,
+            // which always starts a token, line feeds, tabs and line comments.
+            let b = text[k]
+            if b == UInt8(ascii: " ") {
+                k &+= 1  // below `n`: cannot overflow
+                // One space between tokens is the commonest case: no run to scan.
+                if k < n && text[k] != UInt8(ascii: " ") { continue }
+                k = endOfSpaces(text, from: k)
+                continue
+            }
+            if b > UInt8(ascii: " ") && b < 0x7F && b != UInt8(ascii: "/") { return }
+            if b == UInt8(ascii: "\n") && !stopAtNewline {
+                // Most line breaks are followed by indentation: scanned here, not byte by byte.
+                k = endOfSpaces(text, from: k &+ 1)  // below `n`: cannot overflow
+                pendingFlags.insert(.atStartOfLine)
+                continue
+            }
+            if b == UInt8(ascii: "\t") {
+                k += 1
+                continue
+            }
+            if b == UInt8(ascii: "/") && k + 1 < n && text[k + 1] == UInt8(ascii: "/") {
+                k = endOfLine(text, from: k + 2)
+                continue
+            }
+            guard let piece = scanTriviaPiece(text, at: k, stopAtNewline: stopAtNewline) else { return }
+            if piece.kind == .newline || ((piece.kind == .blockComment || piece.kind == .docBlockComment) && containsNewline(k, piece.end)) {
+                pendingFlags.insert(.atStartOfLine)
+            }
+            if let problem = piece.problem {
+                diagnose(at: k, problem)
+            }
+            k = piece.end
+        }
+    }
+
+    func containsNewline(_ from: Int, _ to: Int) -> Bool {
+        var k = from
+        while k < to {
+            if text[k] == UInt8(ascii: "\n") || text[k] == UInt8(ascii: "\r") { return true }
+            k += 1
+        }
+        return false
+    }
+}

@@ -1,45 +1,5 @@
 // MARK: - Public entry point
 
-/// A parsed file: the tokens, the declaration structure, the scopes and every
-/// `$name` reference. See `SyntaxTree.swift` for the model.
-public struct SourceTree: Sendable {
-    public var tokens: [Token]
-    public var items: [Item]
-    public var dollarReferences: [DollarReference]
-    /// `<…>` in expressions that the parser read as generic arguments (not `<` and `>` operators).
-    public var expressionGenericArguments: [TokenSpan]
-    /// Pre-order: a scope comes before the scopes inside it; `scopes[0]` is the file.
-    public var scopes: [Scope]
-    /// The children of every scope, each scope's together (see `Scope.children`).
-    public var scopeChildren: [Int]
-    /// The names of every scope, each scope's together (see `Scope.names`).
-    public var scopeNames: [ScopeName]
-    /// Problems the lexer found.
-    public var lexerDiagnostics: [Diagnostic]
-    /// Problems the parser found; empty for every file the compiler accepts.
-    public var diagnostics: [Diagnostic]
-    /// Which rarer declarations the file holds at all.
-    public var census = SyntaxCensus()
-    /// The code blocks the parser stepped over (`BodyParsing.skippingPlain`), from
-    /// `{` to `}`, in source order: their items are not in the tree.
-    public var steppedOver: [TokenSpan] = []
-}
-
-/// Whether the file holds declarations that a reader otherwise finds only by
-/// walking the whole tree: lowering skips the walks whose subject is absent.
-public struct SyntaxCensus: Sendable, Equatable {
-    /// A parameter of a function, initializer or subscript has an attribute.
-    public var attributedParameter = false
-    /// A closure has a signature (`x in`, `(a: T) -> U in`).
-    public var closureSignature = false
-    /// A variable outside a type's member list (a local or a global) has an attribute.
-    public var attributedVariableOutsideTypes = false
-    /// A type is declared in code (a function, accessor, closure or statement body).
-    public var typeInCode = false
-
-    public init() {}
-}
-
 /// A tolerant recursive-descent parser over the lexer's tokens. It models
 /// declarations, statements with their scopes, closures and `$` references
 /// exactly, and keeps other expressions as token spans. It never traps: every
@@ -89,63 +49,6 @@ enum ItemContext {
     case code
     /// The statements of a `switch` case: ends at the next `case`/`default`.
     case switchCase
-}
-
-/// The tokens and the text they cover, read-only: what looking ahead needs.
-/// Lookahead helpers that do not move are methods of this view rather than
-/// of `ParserState`: calling a non-mutating method of the state from a
-/// mutating one copies the whole state (some 160 bytes) first, while the view
-/// is four words passed in registers.
-struct TokenView {
-    let text: UnsafeBufferPointer<UInt8>
-    let tokens: [Token]
-    let last: Int
-    /// The storage of `tokens`, valid while `Parser.parse` runs: the current token
-    /// (`ParserState.current`) is read through it without a bounds check.
-    let storage: UnsafeBufferPointer<Token>
-
-    /// The `Word` of each token (`.none` for non-words and plain names).
-    var words: TokenWords { @inline(__always) get { TokenWords(tokens: tokens) } }
-
-    // Lookahead reads: one unsigned compare bounds `i` on both sides (a negative
-    // index reads as past the end), after which `storage` needs no second check.
-    @inline(__always)
-    func kind(at i: Int) -> TokenKind { isToken(i) ? storage[i].kind : .endOfFile }
-    @inline(__always)
-    func word(at i: Int) -> Word { isToken(i) ? storage[i].word : .none }
-    @inline(__always)
-    func isAtStartOfLine(_ i: Int) -> Bool { isToken(i) && storage[i].flags.contains(.atStartOfLine) }
-    @inline(__always)
-    func isToken(_ i: Int) -> Bool { UInt(bitPattern: i) <= UInt(bitPattern: last) }
-
-    /// Whether token `i` is an operator spelled exactly `spelling`.
-    @inline(__always)
-    func isOperator(_ i: Int, _ spelling: StaticString) -> Bool {
-        guard i <= last else { return false }
-        switch tokens[i].kind {
-        case .binaryOperator, .prefixOperator, .postfixOperator, .prefixAmpersand: break
-        default: return false
-        }
-        return hasText(i, spelling)
-    }
-
-    @inline(__always)
-    func hasText(_ i: Int, _ spelling: StaticString) -> Bool {
-        let token = tokens[i]
-        guard token.end - token.start == spelling.utf8CodeUnitCount else { return false }
-        let bytes = spelling.utf8Start
-        for k in 0..<spelling.utf8CodeUnitCount where text[token.start + k] != bytes[k] { return false }
-        return true
-    }
-
-    @inline(__always)
-    func isClosureArgument(_ i: Int) -> Bool { tokens[i].isClosureArgument(in: text) }
-
-    /// Whether nothing separates token `i` from the one before it.
-    @inline(__always)
-    func isAttached(_ i: Int) -> Bool {
-        i > 0 && i <= last && tokens[i].start == tokens[i - 1].end
-    }
 }
 
 struct ParserState {
@@ -205,7 +108,7 @@ struct ParserState {
     /// token, and the only jumps land on a token found by scanning: a plain
     /// block's `}`, the end of a lone literal). The current token is read several
     /// times per token parsed; checked, each read cost two more compares and
-    /// branches (views-1000: 0.07M with the lookahead reads below).
+    /// branches (as did the lookahead reads of `TokenView`).
     var current: Token {
         @inline(__always) get {
             assert(index >= 0 && index <= last)
@@ -424,7 +327,7 @@ struct ParserState {
     /// Fills `scopeChildren` and `scopeNames`, each scope's entries together
     /// and in order (a counting sort by scope), and gives every scope its ranges.
     /// The tables are filled in locals through a cursor per scope (`next`), not
-    /// by growing each scope's range in place (views-1000: 0.07M less).
+    /// by growing each scope's range in place.
     mutating func finishScopes() {
         // Children: scopes are numbered in source order, so each parent's come in order.
         var next = [Int](repeating: 0, count: scopes.count)
@@ -503,17 +406,10 @@ struct DeclaredName {
 extension Array {
     /// `append`, but the first element goes in by an array literal, which
     /// allocates at once: appending to an empty array takes the general
-    /// growth path, about twice the instructions. Most of the lists the
+    /// growth path. Most of the lists the
     /// parser builds (bindings, attributes, a scope's children) hold one.
     @inline(__always)
     mutating func appendToSmall(_ element: Element) {
         if isEmpty { self = [element] } else { append(element) }
     }
-}
-
-/// The words of the tokens, read from the tokens themselves (the lexer looked them up).
-struct TokenWords {
-    let tokens: [Token]
-
-    subscript(_ i: Int) -> Word { tokens[i].word }
 }

@@ -3,7 +3,7 @@
 extension ParserState {
     /// Parses a type and returns its span. Reports "expected a type" and
     /// consumes nothing when none starts here. Inlined, so that the common
-    /// single name costs no call (views-1000: 0.09M with the three tokens below).
+    /// single name costs no call.
     @discardableResult
     @inline(__always)
     mutating func parseType() -> TokenSpan {
@@ -47,8 +47,8 @@ extension ParserState {
 
     /// At a plain name (`Int`, `String`, `Entry`, not `some` or `Self`) followed by a
     /// token that cannot continue a type: the type is that name, as the full path
-    /// below finds. Most types written in declarations are; the full path costs
-    /// some 150 instructions more (views-1000: 0.2M).
+    /// below finds. Most types written in declarations are, and the full path
+    /// looks for much more (generic arguments, optionals, function types).
     private var atSingleNameType: Bool {
         @inline(__always) get {
             guard split == 0, nesting < Parser.maximumNesting, tokens[index].kind == .identifier, words[index] == .none else {

@@ -57,7 +57,7 @@ extension LexerState {
     /// emits the segment and that delimiter, the tokens `lexStringContents`
     /// gives, and says which it was. Otherwise (another shape, an escape, a
     /// line break) emits nothing and returns nil. Saves the commonest literals
-    /// a step of `run` and `lexStringContents` (about 130 instructions each, measured).
+    /// a step of `run` and `lexStringContents`.
     @inline(__always)
     mutating func lexPlainStringText(_ shape: StringShape) -> PlainTextEnd? {
         guard shape.kind == .singleLine && shape.pounds == 0 else { return nil }
@@ -205,11 +205,26 @@ extension LexerState {
         i = end
         emit(.stringEnd, quote, end)
     }
+
+    /// Ends an interpolation (and its string) that the input cut off by a line
+    /// break or the end of the file, with zero-length closing tokens.
+    mutating func closeInterpolationEarly() {
+        guard let interpolation = modes.popLast() else { return }
+        emit(.interpolationEnd, i, i)
+        modes.removeLast()  // the string the interpolation was in
+        closeStringEarly(interpolation.shape)
+    }
+
+    /// Emits a zero-length `stringEnd` for a literal cut off at `i`; the caller pops its mode.
+    mutating func closeStringEarly(_ shape: StringShape) {
+        diagnose(at: shape.start, "unterminated string literal")
+        emit(.stringEnd, i, i)
+    }
 }
 
 // The escapes are free functions over the text rather than methods: a
 // non-mutating method called from `lexStringContents` made it copy the whole
-// lexer state on entry, for every literal (about 40 instructions a call, measured).
+// lexer state on entry, for every literal.
 
 /// Skips the escape whose character follows `\` (and its `#`s) at `k`;
 /// returns the offset after it. Invalid escapes are noted, never fatal.

@@ -20,7 +20,7 @@ extension ParserState {
     mutating func scanExpression(_ flavor: ExpressionFlavor) {
         // A lone literal (`0`, `false`, `"text"` before `,`, `)` or the next declaration), as
         // in most initial values and arguments: taken at once, as the steps below would
-        // take it, without their calls (views-1000: 0.2M).
+        // take it, without their calls.
         if split == 0, nesting < Parser.maximumNesting, let end = view.loneLiteralEnd(from: index) {
             index = end
             return

@@ -17,8 +17,8 @@ extension LexerState {
     }
 
     /// Skips identifier characters that make a literal invalid, diagnosing them.
-    /// The message is made only when needed: a `String` argument cost every
-    /// literal about 40 instructions, measured.
+    /// The message is made only when needed: a `String` argument would be made
+    /// for every literal, diagnosed or not.
     mutating func absorbInvalidDigits(_ message: @autoclosure () -> String) {
         // Nearly every literal ends at a byte that continues no name: no scan.
         guard let b = byte(i), b.isASCIIIdentifierContinue || !b.isASCII else { return }

@@ -112,15 +112,15 @@ public final class VariableDecl: Sendable {
     /// How many bindings there are: one for nearly every declaration, none after an error.
     @usableFromInline let bindingCount: Int
     /// The first binding, held in the object itself: an array of one binding cost
-    /// an allocation and a free per declaration (views-1000: −0.82M instructions).
+    /// an allocation and a free per declaration.
     /// With no bindings, a placeholder that `bindings` never shows.
     @usableFromInline let firstBinding: PatternBinding
     /// The bindings after the first: empty, so no allocation, for nearly every declaration.
     @usableFromInline let laterBindings: [PatternBinding]
 
     // Inlinable (as Array is), for lowering reads `bindings[0]` in its hottest paths:
-    // called out of line, each read copied the whole binding, and the change cost
-    // 0.35M instructions instead of saving 0.82M.
+    // called out of line, each read copied the whole binding, which cost more than
+    // the array it replaces.
     @inlinable public var bindings: PatternBindings { PatternBindings(self) }
 
     convenience init(prefix: DeclarationPrefix, keyword: Int, bindings: [PatternBinding], span: TokenSpan) {

@@ -33,7 +33,7 @@ struct PlainBlocks {
 
     /// The marks of the `{` tokens, in source order, and the other opening brackets left
     /// unclosed, each with its token index: a mark per token cost a zeroed array as long
-    /// as the file (views-1000: 0.16M of memset), while the parser asks for a few blocks.
+    /// as the file, while the parser asks for a few blocks.
     private var braceMarks: [(token: Int32, mark: UInt32)] = []
     private var unclosedMarks: [(token: Int32, mark: UInt32)] = []
     /// Where the last look-up in `braceMarks` ended: the parser asks in source order,
