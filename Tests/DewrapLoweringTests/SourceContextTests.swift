@@ -76,10 +76,10 @@ struct SourceContextTests {
             #expect((found == nil) == (expected[key] == nil), "\(key)")
             #expect(found??.storageType == expected[key]??.storageType, "\(key)")
             // Asked by the bytes, it finds the same pair, and gives back the value type as stored.
-            let index = Array(valueType.utf8).withUnsafeBufferPointer { table.index(of: shapes[wrapper], spelled: $0) }
-            #expect((index == nil) == (expected[key] == nil), "\(key)")
-            #expect(index.map { table.valueType(at: $0) } ?? valueType == valueType, "\(key)")
-            #expect(index.flatMap { table.entry(at: $0) }?.storageType == expected[key]??.storageType, "\(key)")
+            let handle = Array(valueType.utf8).withUnsafeBufferPointer { table.handle(of: shapes[wrapper], spelled: $0) }
+            #expect((handle == nil) == (expected[key] == nil), "\(key)")
+            #expect(handle.map { table.valueType(at: $0) } ?? valueType == valueType, "\(key)")
+            #expect(handle.flatMap { table.entry(at: $0) }?.storageType == expected[key]??.storageType, "\(key)")
         }
     }
 }

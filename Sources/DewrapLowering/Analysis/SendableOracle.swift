@@ -120,9 +120,10 @@ struct SendableOracle {
     func isSendable(_ type: String) -> Bool {
         var type = type
         return type.withUTF8 { type in
-            if let known = answers.spellings.answer(for: type) { return known }
+            if let known = answers.spellings.index(of: type) { return answers.spellings.value(at: known) }
             let answer = isSendable(type.trimmingSpaces)
-            answers.spellings.record(answer, for: type)
+            let (index, inserted) = answers.spellings.insert(type, answer)
+            if !inserted { answers.spellings.setValue(answer, at: index) }
             return answer
         }
     }
@@ -306,28 +307,8 @@ func splitTopLevel(_ text: String, on separator: Unicode.Scalar) -> [String] {
 /// that nothing else runs inside.
 private final class AnswerCache {
     /// Room for the few dozen types of a file, so the table does not grow step by step.
-    @exclusivity(unchecked) var spellings = AnswersBySpelling(capacity: 64)
+    @exclusivity(unchecked) var spellings = ByteTable<Bool>(capacity: 64)
     /// What has been found out about the same-file types, by their index in `fileTypeNames`.
     @exclusivity(unchecked) var fileTypes: [SendableOracle.FileType] = []
 }
 
-/// The type spellings asked about and the answers given: one value, so that a
-/// question is one access to the class's storage.
-private struct AnswersBySpelling {
-    private var spellings: NameSet
-    private var answers: [Bool] = []
-
-    init(capacity: Int) {
-        spellings = NameSet(capacity: capacity)
-        answers.reserveCapacity(capacity)
-    }
-
-    func answer(for spelling: UnsafeBufferPointer<UInt8>) -> Bool? {
-        spellings.index(of: spelling).map { answers[$0] }
-    }
-
-    mutating func record(_ answer: Bool, for spelling: UnsafeBufferPointer<UInt8>) {
-        let index = spellings.insert(spelling)
-        if index == answers.count { answers.append(answer) } else { answers[index] = answer }
-    }
-}

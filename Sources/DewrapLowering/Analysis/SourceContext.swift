@@ -71,7 +71,8 @@ struct SourceContext {
         let range = tree.tokens[attribute.name.lower].range
         let known = bytes.withUnsafeBufferPointer { wrappersByName.known(UnsafeBufferPointer(rebasing: $0[range])) }
         if let known { return known }
-        return wrappersByName.add(Array(bytes[range]), shapes.shape(named: text(attribute.name.lower)))
+        let wrapper = shapes.shape(named: text(attribute.name.lower))
+        return bytes.withUnsafeBufferPointer { wrappersByName.add(UnsafeBufferPointer(rebasing: $0[range]), wrapper) }
     }
 
     /// The wrapper named by the bytes `name` (`State`, `SwiftUI.State`), if lowering knows it.
@@ -79,7 +80,7 @@ struct SourceContext {
     /// questions) is found without making a String.
     func wrapper(named name: UnsafeBufferPointer<UInt8>) -> WrapperShape? {
         if let known = wrappersByName.known(name) { return known }
-        return wrappersByName.add(Array(name), shapes.shape(named: String(decoding: name, as: UTF8.self)))
+        return wrappersByName.add(name, shapes.shape(named: String(decoding: name, as: UTF8.self)))
     }
 
     /// The access level written on a declaration (`public`, `private`, …), not a setter's `private(set)`.
@@ -304,11 +305,11 @@ struct SourceContext {
     /// The slot of the file's table of derived types holding `wrapper` with a value type spelled
     /// as tokens `span` are; nil when not there (or when a rewrite inside `span` makes its text
     /// differ from its bytes). Looked up by the bytes: no String made.
-    func derivedTypesIndex(of wrapper: WrapperShape, spelledAs span: TokenSpan) -> Int? {
+    func derivedTypesHandle(of wrapper: WrapperShape, spelledAs span: TokenSpan) -> DerivedTypes.Handle? {
         guard !span.isEmpty else { return nil }
         let range = tree.tokens[span.lower].start..<tree.tokens[span.upper - 1].end
         guard firstTokenEdit(in: range) == nil else { return nil }
-        return bytes.withUnsafeBufferPointer { derivedTypes.index(of: wrapper, spelled: UnsafeBufferPointer(rebasing: $0[range])) }
+        return bytes.withUnsafeBufferPointer { derivedTypes.handle(of: wrapper, spelled: UnsafeBufferPointer(rebasing: $0[range])) }
     }
 
     /// The whitespace at the start of the line holding `token`.
@@ -437,36 +438,18 @@ func sourceLocation(_ file: String, line: Int) -> String {
     return "#sourceLocation(file: \"\(escaped)\", line: \(line))"
 }
 
-/// Names and the wrappers they name (nil: none), shared by the copies of one
-/// context. A file asks about few names: a short list searched by bytes,
-/// where a table would hash a String made for every attribute.
+/// Names and the wrappers they name (nil: none), shared by the copies of one context.
 private final class WrappersByName {
-    /// A struct, not a tuple: an array of tuples makes the run time build the tuple's type
-    /// metadata on first use.
-    private struct Entry {
-        var name: [UInt8]
-        var wrapper: WrapperShape?
-    }
-
-    /// One array, read with one access to the class's storage. Unchecked: the run-time
-    /// exclusivity check is a call an access, and no access overlaps another.
-    @exclusivity(unchecked) private var entries: [Entry] = []
+    /// Unchecked: the run-time exclusivity check is a call an access, and no access overlaps another.
+    @exclusivity(unchecked) private var table = ByteTable<WrapperShape?>(capacity: 4)
 
     /// The wrapper found for `name` (nil inside: none), or nil when `name` was never asked about.
     func known(_ name: UnsafeBufferPointer<UInt8>) -> WrapperShape?? {
-        // Read in place: `for entry in entries` copies each entry, retaining its name and wrapper.
-        entries.withUnsafeBufferPointer { entries in
-            for index in entries.indices where entries[index].name.withUnsafeBufferPointer({ sameBytes($0, name) }) {
-                return .some(entries[index].wrapper)
-            }
-            return nil
-        }
+        table.index(of: name).map { table.value(at: $0) }
     }
 
-    func add(_ name: [UInt8], _ wrapper: WrapperShape?) -> WrapperShape? {
-        // Room for the few names a file asks about: growing from one allocates at each doubling.
-        if entries.capacity == 0 { entries.reserveCapacity(4) }
-        entries.append(Entry(name: name, wrapper: wrapper))
+    func add(_ name: UnsafeBufferPointer<UInt8>, _ wrapper: WrapperShape?) -> WrapperShape? {
+        table.insert(name, wrapper)
         return wrapper
     }
 }
@@ -483,11 +466,13 @@ func sameBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>)
 /// few pairs come up for most properties of a file, and deriving them means
 /// matching and rewriting type text.
 ///
-/// A hash table of its own, keyed by the wrapper and the value type's bytes read
-/// as `NameSet` reads a name (two words and the length): a `Dictionary` hashes
-/// the text with SipHash. By bytes, it is also
-/// asked with a declared type's source bytes, and answers with the value type's
-/// String: a type seen before is not made a String again.
+/// A hash table of its own, not a `ByteTable`: its key is a pair, the wrapper and the
+/// value type's bytes (read as `ByteKey` reads them: two words and the length), and
+/// the wrapper's identity is hashed in, where a `ByteTable` would need the pair
+/// copied into one byte string at every question, or a table per wrapper (both
+/// measured slower: docs/PERFORMANCE.md). By bytes, it is also asked with a declared
+/// type's source bytes, and answers with the value type's String: a type seen before
+/// is not made a String again.
 final class DerivedTypes {
     struct Entry {
         var storageType: String
@@ -523,10 +508,19 @@ final class DerivedTypes {
         return .some(values[index].entry)
     }
 
+    /// Where a pair is: its index among the values.
+    struct Handle {
+        fileprivate var index: Int
+    }
+
     /// Which pair holds `wrapper` with a value type spelled `bytes`, if one does.
-    func index(of wrapper: WrapperShape, spelled bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    func handle(of wrapper: WrapperShape, spelled bytes: UnsafeBufferPointer<UInt8>) -> Handle? {
+        index(of: wrapper, spelled: bytes).map(Handle.init)
+    }
+
+    private func index(of wrapper: WrapperShape, spelled bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         let id = UInt(bitPattern: ObjectIdentifier(wrapper))
-        let key = Key(bytes)
+        let key = ByteKey(bytes)
         // The words determine a key of up to 16 bytes; a longer one (rare) is compared whole.
         guard key.count <= 16 else { return index(of: id, longKey: key, spelled: bytes) }
         return slots.withUnsafeBufferPointer { slots in
@@ -543,7 +537,7 @@ final class DerivedTypes {
         }
     }
 
-    private func index(of id: UInt, longKey key: Key, spelled bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    private func index(of id: UInt, longKey key: ByteKey, spelled bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         let mask = slots.count - 1
         var position = Self.hash(id, key.head, key.tail, key.count) & mask
         while slots[position].wrapper != 0 {
@@ -558,15 +552,15 @@ final class DerivedTypes {
     }
 
     /// The value type and entry of pair `index` (from `index(of:spelled:)`).
-    func valueType(at index: Int) -> String { values[index].valueType }
-    func entry(at index: Int) -> Entry? { values[index].entry }
+    func valueType(at handle: Handle) -> String { values[handle.index].valueType }
+    func entry(at handle: Handle) -> Entry? { values[handle.index].entry }
 
     func store(_ entry: Entry?, wrapper: WrapperShape, valueType: String) {
         if 2 * (values.count + 1) > slots.count { rehash(size: 2 * slots.count) }
         // Room for a file's usual few pairs at once: growing from one costs an allocation per doubling.
         if values.capacity == 0 { values.reserveCapacity(16) }
         var text = valueType
-        let key = text.withUTF8 { Key($0) }
+        let key = text.withUTF8 { ByteKey($0) }
         values.append(Value(valueType: valueType, entry: entry))
         place(Slot(wrapper: UInt(bitPattern: ObjectIdentifier(wrapper)), head: key.head, tail: key.tail,
                    count: Int32(key.count), value: Int32(values.count - 1)))

@@ -330,9 +330,9 @@ func analyzeProperty(
     }
     // The file's table of derived types holds this wrapper with a value type spelled so:
     // its String and types are taken from there, and none is made.
-    var known: Int?
+    var known: DerivedTypes.Handle?
     if let type = binding.type {
-        known = wrapperCount == 1 && bindings.isEmpty ? context.derivedTypesIndex(of: wrapper, spelledAs: type) : nil
+        known = wrapperCount == 1 && bindings.isEmpty ? context.derivedTypesHandle(of: wrapper, spelledAs: type) : nil
         valueType = known.map(context.derivedTypes.valueType(at:)) ?? context.text(type)
     } else if wrapperCount == 1 && (!bindings.isEmpty || wrapper.genericParameters.isEmpty) {
         valueType = wrapper.wrappedValueType(bindings)

@@ -2,9 +2,10 @@
 import DewrapTestSupport
 import Testing
 
-/// `NameSet` hashes names by hand, with open addressing and its own growth:
-/// it must answer exactly as a `Set<String>` of the same names would.
-struct NameSetTests {
+/// `ByteTable` hashes byte strings by hand, with open addressing and its own growth: as a set
+/// (`NameSet`) it must answer exactly as a `Set<String>` of the same names would, and as a table
+/// as a `Dictionary` would.
+struct ByteTableTests {
     @Test func answersAsASetOfStringsAcrossGrowth() {
         var random = SplitMix64(seed: 11)
         let alphabet = Array("ab_Zé1$".unicodeScalars).map(String.init)
@@ -51,5 +52,30 @@ struct NameSetTests {
         let names = NameSet(capacity: 0)
         #expect(!names.contains(""))
         #expect(!names.contains("State"))
+    }
+
+    /// Values stay with their keys across growth; inserting a key again keeps its first value.
+    @Test func answersAsADictionaryAcrossGrowth() {
+        var random = SplitMix64(seed: 13)
+        let letters: [Character] = ["a", "b", "_", "é", "Z", "<", ">"]
+        var table = ByteTable<Int>(capacity: 1)
+        var expected: [String: Int] = [:]
+        for step in 0..<600 {
+            let key = String((0..<Int(random.next() % 24)).map { _ in letters[Int(random.next() % UInt64(letters.count))] })
+            let (index, inserted) = table.insert(key, step)
+            #expect(inserted == (expected[key] == nil), "\(key)")
+            if step % 5 == 0 {
+                table.setValue(-step, at: index)
+                expected[key] = -step
+            } else if inserted {
+                expected[key] = step
+            }
+            let asked = String((0..<Int(random.next() % 24)).map { _ in letters[Int(random.next() % UInt64(letters.count))] })
+            #expect(table.index(of: asked).map { table.value(at: $0) } == expected[asked], "\(asked)")
+        }
+        #expect(table.count == expected.count)
+        for (key, value) in expected {
+            #expect(table.index(of: key).map { table.value(at: $0) } == value, "\(key)")
+        }
     }
 }

@@ -1,56 +1,72 @@
-/// A set of names asked about by their UTF-8 bytes, as the source spells
-/// them: no String is made for a look-up, and the hash is a few operations
-/// a word (a `Set<String>` hashes a whole String with SipHash).
-struct NameSet {
-    /// The names' bytes, one after another; `ends[i]` is where name `i` ends.
+/// The one hash table of lowering, keyed by byte strings: names and type spellings as the source
+/// spells them. A look-up reads the key's bytes in place and makes no String; the hash is a few
+/// instructions a word (`ByteKey`), where a `Dictionary<String, _>` hashes with SipHash. Open
+/// addressing, probed linearly, at most half full; the keys one after another in one buffer; the
+/// entries numbered 0, 1, … in the order they were first inserted, with their values in that order.
+/// (The lexer's table of words, `WordTable`, is built once for all processes and probed for every
+/// name of every file: a table of its own, shaped for that.)
+struct ByteTable<Value> {
+    /// The keys' bytes, one after another; `ends[i]` is where key `i` ends.
     private var bytes: [UInt8] = []
     private var ends: [Int] = []
-    /// Open addressing: the index of a name plus one, or 0 for an empty slot. A power of two long.
+    /// The index of a key plus one, or 0 for an empty slot. A power of two long.
     private var slots: [Int]
+    /// By entry index.
+    private(set) var values: [Value] = []
 
-    /// Room for `capacity` names without growing.
+    /// Room for `capacity` keys without growing.
     init(capacity: Int) {
         var size = 8
         while size < 2 * capacity { size *= 2 }
         slots = [Int](repeating: 0, count: size)
         ends.reserveCapacity(capacity)
+        values.reserveCapacity(capacity)
         bytes.reserveCapacity(16 * capacity)
     }
 
-    /// A set of `names`.
-    init(names: [String]) {
-        self.init(capacity: names.count)
-        for name in names { insert(name) }
-    }
-
-    @discardableResult
-    mutating func insert(_ name: String) -> Int {
-        var name = name
-        return name.withUTF8 { insert($0) }
-    }
-
-    /// Adds `name` unless it is there already (the table holds at most half as many names as slots).
-    /// Returns its index: names are numbered 0, 1, … in the order they were first added, so
-    /// that an array beside the set can hold what is known of each.
-    @discardableResult
-    mutating func insert(_ name: UnsafeBufferPointer<UInt8>) -> Int {
-        if ends.count * 2 >= slots.count { grow() }
-        // One probe finds the name or the empty slot where it goes.
-        let (found, slot) = probe(name)
-        if let found { return found }
-        bytes.append(contentsOf: name)
-        ends.append(bytes.count)
-        slots[slot] = ends.count
-        return ends.count - 1
-    }
-
-    /// How many names the set holds.
+    /// How many keys the table holds.
     var count: Int { ends.count }
+
+    /// Adds `key` with `value` unless it is there already (whose value stays). Returns its index.
+    @discardableResult
+    mutating func insert(_ key: UnsafeBufferPointer<UInt8>, _ value: Value) -> (index: Int, inserted: Bool) {
+        if ends.count * 2 >= slots.count { grow() }
+        // One probe finds the key or the empty slot where it goes.
+        let (found, slot) = probe(key)
+        if let found { return (found, false) }
+        bytes.append(contentsOf: key)
+        ends.append(bytes.count)
+        values.append(value)
+        slots[slot] = ends.count
+        return (ends.count - 1, true)
+    }
+
+    @discardableResult
+    mutating func insert(_ key: String, _ value: Value) -> (index: Int, inserted: Bool) {
+        var key = key
+        return key.withUTF8 { insert($0, value) }
+    }
+
+    /// The index `insert` gave `key`, if the table holds it.
+    @inline(__always)
+    func index(of key: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard !ends.isEmpty else { return nil }
+        return probe(key).index
+    }
+
+    func index(of key: String) -> Int? {
+        var key = key
+        return key.withUTF8 { index(of: $0) }
+    }
+
+    func value(at index: Int) -> Value { values[index] }
+
+    mutating func setValue(_ value: Value, at index: Int) { values[index] = value }
 
     private mutating func place(_ index: Int) {
         let mask = slots.count - 1
         let start = index == 0 ? 0 : ends[index - 1]
-        var slot = bytes.withUnsafeBufferPointer { Self.hash(UnsafeBufferPointer(rebasing: $0[start..<ends[index]])) } & mask
+        var slot = bytes.withUnsafeBufferPointer { ByteKey(UnsafeBufferPointer(rebasing: $0[start..<ends[index]])).hash } & mask
         while slots[slot] != 0 { slot = (slot + 1) & mask }
         slots[slot] = index + 1
     }
@@ -60,25 +76,11 @@ struct NameSet {
         for index in ends.indices { place(index) }
     }
 
-    func contains(_ name: String) -> Bool {
-        var name = name
-        return name.withUTF8 { contains($0) }
-    }
-
-    func contains(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
-        index(of: name) != nil
-    }
-
-    /// The index `insert` gave `name`, if the set holds it.
-    func index(of name: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard !ends.isEmpty else { return nil }
-        return probe(name).index
-    }
-
-    /// Where `name` is: its index if the set holds it, else the empty slot where it would go.
+    /// Where `key` is: its index if the table holds it, else the empty slot where it would go.
     /// Read through buffer pointers: the arrays' checked subscripts were most of a probe.
+    @inline(__always)
     private func probe(_ name: UnsafeBufferPointer<UInt8>) -> (index: Int?, slot: Int) {
-        let key = Key(name)
+        let key = ByteKey(name)
         return slots.withUnsafeBufferPointer { slots in
             ends.withUnsafeBufferPointer { ends in
                 bytes.withUnsafeBufferPointer { all in
@@ -95,15 +97,38 @@ struct NameSet {
             }
         }
     }
+}
 
-    private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int { Key(bytes).hash }
+extension ByteTable: Sendable where Value: Sendable {}
+
+/// A set of names: a table whose keys are all it holds.
+typealias NameSet = ByteTable<Void>
+
+extension ByteTable where Value == Void {
+    /// A set of `names`.
+    init(names: [String]) {
+        self.init(capacity: names.count)
+        for name in names { insert(name) }
+    }
+
+    /// Adds `name` unless it is there already; returns its index (so that an array beside the set
+    /// can hold what is known of each name).
+    @discardableResult
+    mutating func insert(_ name: String) -> Int { insert(name, ()).index }
+
+    @discardableResult
+    mutating func insert(_ name: UnsafeBufferPointer<UInt8>) -> Int { insert(name, ()).index }
+
+    func contains(_ name: String) -> Bool { index(of: name) != nil }
+
+    func contains(_ name: UnsafeBufferPointer<UInt8>) -> Bool { index(of: name) != nil }
 }
 
 /// A name's bytes as two words, read with a load or two each whatever its length up to 16
 /// (the bytes of a shorter name are read more than once where the loads overlap), which with
 /// its length determine it; a longer name is read eight bytes at a time in `hash` and `matches`.
-/// A byte at a time was most of the cost of a look-up. (Also the key of `DerivedTypes`.)
-struct Key {
+/// A byte at a time was most of the cost of a look-up.
+struct ByteKey {
     let head: UInt64
     let tail: UInt64
     let count: Int
@@ -113,7 +138,7 @@ struct Key {
     init(_ name: UnsafeBufferPointer<UInt8>) {
         count = name.count
         base = UnsafeRawPointer(name.baseAddress)
-        (head, tail) = Key.words(base, count)
+        (head, tail) = ByteKey.words(base, count)
     }
 
     @inline(__always)
@@ -161,7 +186,7 @@ struct Key {
     /// Whether the `count` bytes at `stored` are this name's.
     @inline(__always)
     func matches(_ stored: UnsafePointer<UInt8>) -> Bool {
-        let other = Key.words(UnsafeRawPointer(stored), count)
+        let other = ByteKey.words(UnsafeRawPointer(stored), count)
         guard other.0 == head && other.1 == tail else { return false }
         guard count > 16, let base else { return true }
         let raw = UnsafeRawPointer(stored)
