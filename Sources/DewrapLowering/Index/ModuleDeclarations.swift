@@ -61,6 +61,8 @@ public struct ModuleDeclarations: Sendable {
     var values: [String: [String: String?]] = [:]
     /// Static and global functions by owner, then name: the written return type.
     var functions: [String: [String: String?]] = [:]
+    /// Types whose `T(…)` is not of type `T` for certain (`DeclarationIndex.typesNotConstructedCertainly`).
+    var typesNotConstructedCertainly: Set<String> = []
     /// Members of `extension EnvironmentValues` (computed or `@Entry`) with their written type.
     var environmentValues: [String: String?] = [:]
     /// The type names `types` does not hold: typealiases, associated types, types nested in generic
@@ -101,6 +103,7 @@ public struct ModuleDeclarations: Sendable {
         for (owner, members) in other.values { values[owner, default: [:]].merge(members) { own, _ in own } }
         for (owner, members) in other.functions { functions[owner, default: [:]].merge(members) { own, _ in own } }
         otherTypeNames.formUnion(other.otherTypeNames)
+        typesNotConstructedCertainly.formUnion(other.typesNotConstructedCertainly.subtracting(declared))
         environmentValues.merge(other.environmentValues) { own, _ in own }
     }
 
@@ -127,6 +130,7 @@ public struct ModuleDeclarations: Sendable {
             }
         }
         otherTypeNames.formUnion(file.otherTypeNames)
+        typesNotConstructedCertainly.formUnion(file.typesNotConstructedCertainly)
         for member in environmentValuesMembers(in: context) {
             let name = context.text(member.name)
             let type = typeText(typeTokens(context.text(member.type)))

@@ -101,7 +101,34 @@ extension SourceContext {
         }
         if j + 1 < span.upper, tokens[j].kind == .period, word(j + 1) == .`init` { j += 2 }
         guard j < span.upper, tokens[j].kind == .leftParen, closingIndex(from: j) == span.upper - 1 else { return nil }
+        // SPEC Corrections, Decision 5: a generic type's arguments are inferred, and a failable init gives `T?`.
+        let explicitArguments = token(typeEnd - 1, hasSuffix: ">")
+        guard explicitArguments || !isGenericSDKType(typeText) else { return nil }
+        guard !mayBeFailable(typeText, arguments: TokenSpan(j + 1, span.upper - 1)) else { return nil }
+        if !explicitArguments || declarationIndex.types[typeText] != nil {
+            let simple = lastComponent(typeText)
+            if declarationIndex.typesNotConstructedCertainly.contains(simple)
+                || declarationIndex.types[simple] == nil && module?.typesNotConstructedCertainly.contains(simple) == true {
+                return nil
+            }
+        }
         return typeText
+    }
+
+    /// Whether the init that `type(arguments)` calls may be failable: an SDK type's known `init?`, by its
+    /// first argument's label; a number or `Bool` from anything but a literal of its kind (`Int(text)`
+    /// may parse a String).
+    private func mayBeFailable(_ type: String, arguments: TokenSpan) -> Bool {
+        let firstLabel = arguments.upper - arguments.lower >= 2 && tokens[arguments.lower + 1].kind == .colon
+            ? text(arguments.lower) : "_"
+        if let labels = sdkFailableInits[type], labels.contains(firstLabel) { return true }
+        guard numericTypes.contains(type), firstLabel == "_", !arguments.isEmpty else { return false }
+        let single = split(arguments, separator: .comma).count == 1
+        return !(single && (literalOrConstructedType(arguments).map { ["Int", "Double", "Bool"].contains($0) } ?? false))
+    }
+
+    private func isGenericSDKType(_ type: String) -> Bool {
+        genericSDKTypes.contains(lastComponent(type)) && declarationIndex.types[type] == nil && module?.types[type] == nil
     }
 
     private func startsUppercase(_ i: Int) -> Bool {
@@ -192,3 +219,47 @@ extension SourceContext {
         return nil
     }
 }
+
+/// SDK types whose inits infer generic arguments (`Array(repeating: 0, count: 3)` is `Array<Int>`):
+/// `T(…)` without arguments written is not of a type dewrap can write.
+private let genericSDKTypes: Set<String> = [
+    "Array", "ArraySlice", "ContiguousArray", "Set", "Dictionary", "Optional", "Result", "Range", "ClosedRange",
+    "KeyValuePairs", "CollectionOfOne", "EmptyCollection", "Slice", "Repeated", "Zip2Sequence", "StrideTo",
+    "StrideThrough", "LazySequence", "ReversedCollection", "SIMD2", "SIMD3", "SIMD4", "Unmanaged", "UnsafePointer",
+    "UnsafeMutablePointer", "UnsafeBufferPointer", "UnsafeMutableBufferPointer", "AsyncStream", "AsyncThrowingStream",
+    "Task", "Measurement", "Binding", "State", "Published", "Just", "Future", "Deferred", "PassthroughSubject",
+    "CurrentValueSubject", "AnyPublisher", "Mutex", "Atomic", "OrderedSet", "OrderedDictionary", "Deque",
+    "VStack", "HStack", "ZStack", "LazyVStack", "LazyHStack", "LazyVGrid", "LazyHGrid", "Group", "List", "ForEach",
+    "Section", "ScrollView", "NavigationStack", "NavigationView", "NavigationLink", "Button", "Toggle", "Picker",
+    "Menu", "Label", "TabView", "Form", "GeometryReader", "ScrollViewReader", "ViewThatFits", "AnyView",
+    "ModifiedContent", "TupleView", "Optional", "FetchRequest", "SectionedFetchRequest", "Query", "FetchDescriptor",
+    "SortDescriptor", "Predicate", "ObservedObject", "StateObject", "Environment", "AppStorage", "SceneStorage",
+]
+
+/// SDK inits that are `init?`, by type and the label of their first argument (`_` for none).
+private let sdkFailableInits: [String: Set<String>] = [
+    "URL": ["string", "dataRepresentation"],
+    "NSURL": ["string"],
+    "UUID": ["uuidString"],
+    "UIImage": ["named", "systemName", "data", "contentsOfFile"],
+    "NSImage": ["named", "systemSymbolName", "data", "contentsOf", "contentsOfFile"],
+    "UIColor": ["named"],
+    "NSColor": ["named"],
+    "Data": ["base64Encoded"],
+    "String": ["data", "bytes", "validatingUTF8", "validating", "utf8String", "contentsOfFile"],
+    "Decimal": ["string"],
+    "TimeZone": ["identifier", "abbreviation"],
+    "Bundle": ["identifier", "path", "url"],
+    "UserDefaults": ["suiteName"],
+    "NSDataAsset": ["name"],
+    "FileHandle": ["forReadingAtPath", "forWritingAtPath", "forUpdatingAtPath"],
+    "Character": [],
+    "Unicode.Scalar": ["_"],
+    "NSRegularExpression": [],
+]
+
+/// Types whose init from one unlabeled argument is failable when that argument is a String.
+private let numericTypes: Set<String> = [
+    "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64", "Double", "Float",
+    "Float16", "Float80", "Bool",
+]
