@@ -80,7 +80,7 @@ extension SourceContext {
         return text(TokenSpan(span.lower, close + 1))
     }
 
-    /// `T(…)`, `T.init(…)`, `A.B<C>(…)`, `T?.none`.
+    /// `T(…)`, `T.init(…)`, `A.B<C>(…)`, with a trailing closure too, `T?.none`.
     private func constructedType(_ span: TokenSpan) -> String? {
         var i = span.lower
         var typeEnd = i
@@ -100,11 +100,18 @@ extension SourceContext {
             return typeText + "?"
         }
         if j + 1 < span.upper, tokens[j].kind == .period, word(j + 1) == .`init` { j += 2 }
-        guard j < span.upper, tokens[j].kind == .leftParen, closingIndex(from: j) == span.upper - 1 else { return nil }
+        // `T(…)`, `T(…) { … }` or `T { … }`: a trailing closure is one more argument.
+        guard j < span.upper, tokens[j].kind == .leftParen || tokens[j].kind == .leftBrace else { return nil }
+        var callEnd = closingIndex(from: j) + 1
+        let arguments = tokens[j].kind == .leftParen ? TokenSpan(j + 1, callEnd - 1) : TokenSpan(j, j)
+        if tokens[j].kind == .leftParen, callEnd < span.upper, tokens[callEnd].kind == .leftBrace {
+            callEnd = closingIndex(from: callEnd) + 1
+        }
+        guard callEnd == span.upper else { return nil }
         // SPEC Corrections, Decision 5: a generic type's arguments are inferred, and a failable init gives `T?`.
         let explicitArguments = token(typeEnd - 1, hasSuffix: ">")
         guard explicitArguments || !isGenericSDKType(typeText) else { return nil }
-        guard !mayBeFailable(typeText, arguments: TokenSpan(j + 1, span.upper - 1)) else { return nil }
+        guard !mayBeFailable(typeText, arguments: arguments) else { return nil }
         if !explicitArguments || declarationIndex.types[typeText] != nil {
             let simple = lastComponent(typeText)
             if declarationIndex.typesNotConstructedCertainly.contains(simple)
