@@ -40,6 +40,9 @@ final class DeclarationIndex {
     private(set) var typesNotConstructedCertainly: Set<String> = []
     /// Static members (`Type.name`) and globals (`""`), by owner then name; declared twice: nil.
     private(set) var values: [String: [String: Value?]] = [:]
+    /// Instance properties of non-generic types (their body and extensions), by owner then name;
+    /// declared twice: nil.
+    private(set) var instanceValues: [String: [String: Value?]] = [:]
     /// Static functions and global functions with a written return type; overloaded: nil.
     private(set) var functions: [String: [String: Function?]] = [:]
     /// How deep look-ups are nested (a value's initial value names another declaration): cycles end here.
@@ -94,7 +97,7 @@ final class DeclarationIndex {
                     cases[owner, default: [:]][context.text(name)] = hasPayload
                 }
             case .variable(let variable):
-                guard owner == nil || isStatic(variable.prefix, context: context) else { continue }
+                let isInstance = owner != nil && !isStatic(variable.prefix, context: context)
                 for binding in variable.bindings {
                     guard let name = binding.name else { continue }
                     let key = owner ?? ""
@@ -102,7 +105,11 @@ final class DeclarationIndex {
                         type: binding.type, initializer: binding.initializer, owner: owner, isPrivate: isPrivate(variable.prefix, context),
                         isPublic: isPublic(variable.prefix))
                     let text = context.text(name)
-                    values[key, default: [:]][text] = values[key]?[text] == nil ? .some(value) : .some(nil)
+                    if isInstance {
+                        instanceValues[key, default: [:]][text] = instanceValues[key]?[text] == nil ? .some(value) : .some(nil)
+                    } else {
+                        values[key, default: [:]][text] = values[key]?[text] == nil ? .some(value) : .some(nil)
+                    }
                 }
             case .function(let function) where function.kind == .function:
                 guard owner == nil || isStatic(function.prefix, context: context), let name = function.name else { continue }
@@ -268,7 +275,15 @@ extension SourceContext {
             guard !declaredAsStatic else { return nil }
             return memberType(member, of: "", isCall: isCall)
         }
-        // `A.B.member`: the type is `A.B`, looked up by its last component.
+        if !isCall, let type = staticOrCaseType(names: names, isCall: isCall) { return type }
+        if !isCall { return instanceMemberType(base: TokenSpan(names[0], names[names.count - 2] + 1), member: names[names.count - 1]) }
+        return staticOrCaseType(names: names, isCall: isCall)
+    }
+
+    /// `A.B.member` (`names`): a static member or case of the type `A.B`, looked up by its last component.
+    private func staticOrCaseType(names: [Int], isCall: Bool) -> String? {
+        let index = declarationIndex
+        let member = text(names[names.count - 1])
         let typeText = text(TokenSpan(names[0], names[names.count - 2] + 1))
         let typeName = text(names[names.count - 2])
         // Declared in this file, or else in another file of the module (if dewrap has them).
@@ -292,6 +307,29 @@ extension SourceContext {
             return hasPayload == isCall ? typeText : nil
         }
         return memberType(member, of: typeName, isCall: isCall)
+    }
+
+    /// `a.b` or `A.shared.b` (`base.member`): the type of `member`, an instance property of the type
+    /// `base` certainly has, when that is a type of the module without generic parameters and a
+    /// declaration of the property there gives its type.
+    private func instanceMemberType(base: TokenSpan, member: Int) -> String? {
+        guard let baseType = declaredType(of: base), baseType.utf8.allSatisfy({ isASCIINameByte($0) || $0 >= 0x80 }) else {
+            return nil
+        }
+        let index = declarationIndex
+        let name = text(member)
+        switch (index.types[baseType], module?.types[baseType]) {
+        case (.some(.some(let kind)), _), (.none, .some(.some(let kind))):
+            guard kind != .protocol else { return nil }
+        default:
+            return nil  // not a type of the module, or two of that name
+        }
+        let elsewhere = module?.instanceValues[baseType]?[name]
+        if let local = index.instanceValues[baseType]?[name] {
+            guard let local, elsewhere != .some(nil) || local.isPrivate else { return nil }
+            return resolvedType(of: local)
+        }
+        return elsewhere ?? nil
     }
 
     /// The type of the static member (or, for owner `""`, the global) `name` called or named: this

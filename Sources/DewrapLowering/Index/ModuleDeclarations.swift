@@ -59,6 +59,8 @@ public struct ModuleDeclarations: Sendable {
     var cases: [String: [String: Bool]] = [:]
     /// Static members by owner (`""` for globals), then name: the member's type.
     var values: [String: [String: String?]] = [:]
+    /// Instance properties of the module's non-generic types, by owner then name: their type.
+    var instanceValues: [String: [String: String?]] = [:]
     /// Static and global functions by owner, then name: the written return type.
     var functions: [String: [String: String?]] = [:]
     /// Types whose `T(…)` is not of type `T` for certain (`DeclarationIndex.typesNotConstructedCertainly`).
@@ -101,6 +103,7 @@ public struct ModuleDeclarations: Sendable {
         types.merge(other.types) { own, _ in own }
         for (owner, members) in other.cases where cases[owner] == nil && !declared.contains(owner) { cases[owner] = members }
         for (owner, members) in other.values { values[owner, default: [:]].merge(members) { own, _ in own } }
+        for (owner, members) in other.instanceValues where !declared.contains(owner) { instanceValues[owner] = members }
         for (owner, members) in other.functions { functions[owner, default: [:]].merge(members) { own, _ in own } }
         otherTypeNames.formUnion(other.otherTypeNames)
         typesNotConstructedCertainly.formUnion(other.typesNotConstructedCertainly.subtracting(declared))
@@ -121,6 +124,12 @@ public struct ModuleDeclarations: Sendable {
             for (name, value) in members where !(value?.isPrivate ?? false) && (!publicOnly || value?.isPublic == true) {
                 let type = value.flatMap { context.resolvedType(of: $0) }
                 values[owner, default: [:]][name] = values[owner]?[name] == nil ? .some(type) : .some(nil)
+            }
+        }
+        for (owner, members) in file.instanceValues {
+            for (name, value) in members where !(value?.isPrivate ?? false) && (!publicOnly || value?.isPublic == true) {
+                let type = value.flatMap { context.resolvedType(of: $0) }
+                instanceValues[owner, default: [:]][name] = instanceValues[owner]?[name] == nil ? .some(type) : .some(nil)
             }
         }
         for (owner, members) in file.functions {
