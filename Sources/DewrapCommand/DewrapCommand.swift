@@ -48,7 +48,8 @@ struct DewrapCommand: CommandPlugin {
         guard inPlace != (output != nil) else {
             throw CommandError("give either --in-place or --output DIR")
         }
-        let targets = try targetNames.isEmpty
+        let targets =
+            try targetNames.isEmpty
             ? context.package.targets.compactMap { $0 as? SourceModuleTarget }
             : context.package.targets(named: targetNames).compactMap { $0 as? SourceModuleTarget }
         // Each file with its target's settings, as the build plugin finds them: the

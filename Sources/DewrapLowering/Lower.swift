@@ -100,11 +100,13 @@ public func lower(_ source: [UInt8], fileName: String, options: LoweringOptions 
     // may use `$x` of a property lowered in another file of the module).
     // Asked only in a module's run: a byte scan of every file otherwise paid for nothing.
     let usesDollarNames = options.module != nil && containsDollarName(source)
-    let namesModuleFunction = options.moduleCalls?.functions.contains {
-        wordOccurrences(of: Array($0.name.utf8), in: source) > 0
-    } ?? false
+    let namesModuleFunction =
+        options.moduleCalls?.functions.contains {
+            wordOccurrences(of: Array($0.name.utf8), in: source) > 0
+        } ?? false
     if source.count <= Lexer.maximumInputSize && !mayHaveWrapperAttribute(source)
-        && (options.moduleProjections.isEmpty || !usesDollarNames) && !namesModuleFunction {
+        && (options.moduleProjections.isEmpty || !usesDollarNames) && !namesModuleFunction
+    {
         var result = LoweringResult(output: source, diagnostics: [])
         result.projections.unread = usesDollarNames
         return result
@@ -113,8 +115,10 @@ public func lower(_ source: [UInt8], fileName: String, options: LoweringOptions 
     guard source.count <= Lexer.maximumInputSize else {
         return LoweringResult(output: source, diagnostics: lexed.diagnostics)
     }
-    guard mayUseWrappers(lexed.tokens, in: source) || !options.moduleProjections.isEmpty && usesDollarNames
-            || namesModuleFunction else {
+    guard
+        mayUseWrappers(lexed.tokens, in: source) || !options.moduleProjections.isEmpty && usesDollarNames
+            || namesModuleFunction
+    else {
         // Nothing to lower: the bytes as they are, and what the lexer had to say.
         let warnings = lexed.diagnostics.map { Diagnostic(options.strict ? .error : .warning, at: $0.offset, $0.message) }
         var result = LoweringResult(output: source, diagnostics: warnings)
@@ -144,7 +148,7 @@ public func lower(_ source: [UInt8], fileName: String, options: LoweringOptions 
         return LoweringResult(output: source, diagnostics: diagnostics)
     }
     var edits = lowering.edits
-    lowering.edits = []  // `edits` is then the only owner
+    lowering.edits = [] // `edits` is then the only owner
     carryComments(into: &edits, context: lowering.context)
     if let name = options.lineDirectives {
         edits += lineDirectiveEdits(for: edits, source: source, fileName: fileName, sourceName: name, context: lowering.context)
@@ -154,8 +158,10 @@ public func lower(_ source: [UInt8], fileName: String, options: LoweringOptions 
     let changes = order.map { edits[$0].start..<edits[$0].end }
     // Rewrites must not overlap; if they ever do, no byte may be lost: keep the file as it is.
     if zip(changes, changes.dropFirst()).contains(where: { $0.upperBound > $1.lowerBound }) {
-        diagnostics.append(Diagnostic(.warning, at: changes.first?.lowerBound ?? 0,
-            "file left unchanged: dewrap's rewrites of it overlap (please report this input)"))
+        diagnostics.append(
+            Diagnostic(
+                .warning, at: changes.first?.lowerBound ?? 0,
+                "file left unchanged: dewrap's rewrites of it overlap (please report this input)"))
         return LoweringResult(output: source, diagnostics: diagnostics)
     }
     var result = LoweringResult(output: apply(edits, in: order, to: source), diagnostics: diagnostics, changes: changes)

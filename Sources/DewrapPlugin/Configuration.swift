@@ -33,8 +33,8 @@ struct ConfigurationFile {
     var inputFiles: [URL] {
         var files = [url]
         guard let data = FileManager.default.contents(atPath: url.path),
-              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let sources = object["wrapperSources"] as? [String]
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let sources = object["wrapperSources"] as? [String]
         else { return files }
         let folder = url.deletingLastPathComponent()
         for source in sources where !source.isEmpty {
@@ -45,7 +45,8 @@ struct ConfigurationFile {
                 files.append(path)
                 continue
             }
-            let found = FileManager.default.enumerator(at: path, includingPropertiesForKeys: nil)?
+            let found =
+                FileManager.default.enumerator(at: path, includingPropertiesForKeys: nil)?
                 .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
             files += found.sorted { $0.path < $1.path }
         }

@@ -59,14 +59,15 @@ func loweringCommands(
     if !sources.isEmpty {
         // Swift comments only: SwiftPM compiles a `.swift` output (an empty file) and would make any other a resource.
         let index = workDirectory.appendingPathComponent("dewrap-module-index.swift")
-        commands.append(.buildCommand(
-            displayName: "Indexing the declarations of \(targetName)'s Swift files for dewrap",
-            executable: dewrap,
-            // The settings' wrapper and module sources are indexed too.
-            arguments: (configuration?.arguments ?? []) + ["--write-module-index", index.path] + sources,
-            inputFiles: (modulePaths + wrapperPaths).map { URL(fileURLWithPath: $0) } + [dewrap]
-                + (configuration?.inputFiles ?? []),
-            outputFiles: [index]))
+        commands.append(
+            .buildCommand(
+                displayName: "Indexing the declarations of \(targetName)'s Swift files for dewrap",
+                executable: dewrap,
+                // The settings' wrapper and module sources are indexed too.
+                arguments: (configuration?.arguments ?? []) + ["--write-module-index", index.path] + sources,
+                inputFiles: (modulePaths + wrapperPaths).map { URL(fileURLWithPath: $0) } + [dewrap]
+                    + (configuration?.inputFiles ?? []),
+                outputFiles: [index]))
         indexInputs = [index]
         indexArguments = modulePaths.isEmpty ? [] : ["--module-index", index.path]
     }
@@ -75,13 +76,14 @@ func loweringCommands(
         var relative = input.path
         if relative.hasPrefix(root + "/") { relative = String(relative.dropFirst(root.count + 1)) }
         let output = workDirectory.appendingPathComponent(generatedName(for: relative))
-        commands.append(.buildCommand(
-            displayName: "Lowering \(relative) with dewrap",
-            executable: dewrap,
-            arguments: (configuration?.arguments ?? []) + sources + indexArguments
-                + ["--line-directives", "--source-name", input.path, input.path, "-o", output.path],
-            inputFiles: [input, dewrap] + indexInputs + (configuration?.inputFiles ?? []),
-            outputFiles: [output]))
+        commands.append(
+            .buildCommand(
+                displayName: "Lowering \(relative) with dewrap",
+                executable: dewrap,
+                arguments: (configuration?.arguments ?? []) + sources + indexArguments
+                    + ["--line-directives", "--source-name", input.path, input.path, "-o", output.path],
+                inputFiles: [input, dewrap] + indexInputs + (configuration?.inputFiles ?? []),
+                outputFiles: [output]))
     }
     return commands
 }

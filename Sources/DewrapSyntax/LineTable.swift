@@ -16,7 +16,7 @@ public struct LineTable: Sendable {
 
     public init(_ bytes: UnsafeBufferPointer<UInt8>) {
         let n = bytes.count
-        var i = endOfLine(bytes, from: 0)  // eight bytes at a time
+        var i = endOfLine(bytes, from: 0) // eight bytes at a time
         while i < n {
             if bytes[i] == UInt8(ascii: "\r") && i + 1 < n && bytes[i + 1] == UInt8(ascii: "\n") { i += 1 }
             i += 1

@@ -40,8 +40,9 @@ func attributeCount(_ files: [String]) -> Bool {
         }
     }
     let total = fromTree.values.reduce(0, +)
-    print("attributes: \(total) attributes on var declarations, \(names.count) names; "
-        + (agree ? "parser and token scan agree" : "MISMATCH") + "; top: " + shown.prefix(16).joined(separator: ", "))
+    print(
+        "attributes: \(total) attributes on var declarations, \(names.count) names; "
+            + (agree ? "parser and token scan agree" : "MISMATCH") + "; top: " + shown.prefix(16).joined(separator: ", "))
     return agree
 }
 
@@ -101,7 +102,7 @@ private func attributedVarsByTokens(_ bytes: [UInt8], _ tokens: [Token]) -> [Str
                 while k < tokens.count - 1 && !tokens[k].flags.contains(.atStartOfLine) { k += 1 }
             } else if tokens[k].kind.isWord && modifiers.contains(text(k)) {
                 k += 1
-                if tokens[k].kind == .leftParen && attached(k) { k += 3 }  // `private(set)`
+                if tokens[k].kind == .leftParen && attached(k) { k += 3 } // `private(set)`
             } else {
                 break
             }

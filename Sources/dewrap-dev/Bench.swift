@@ -63,19 +63,27 @@ func bench(_ settings: BenchSettings) throws {
         corpora.append(try loadCorpus("(b) views \(size / 1000)k", folder: folder, names: files.map { ($0 as NSString).lastPathComponent }))
     }
 
-    print("dewrap benchmark: release build, \(ProcessInfo.processInfo.activeProcessorCount) cores, median of \(settings.runs) runs (swiftc: \(settings.compilerRuns))")
-    print("columns: lex, lex+parse as lowering parses (in process, files in memory); lower = `dewrap -j 1 -o DIR FILES…` end to end (read, lower, write;")
+    print(
+        "dewrap benchmark: release build, \(ProcessInfo.processInfo.activeProcessorCount) cores, median of \(settings.runs) runs (swiftc: \(settings.compilerRuns))"
+    )
+    print(
+        "columns: lex, lex+parse as lowering parses (in process, files in memory); lower = `dewrap -j 1 -o DIR FILES…` end to end (read, lower, write;"
+    )
     print("one run, one module; (a), many packages, with --file-by-file);")
     print("swiftc = `swiftc -frontend -parse FILES…`; ratio = lower / swiftc; RSS = peak of the lowering process, limit 2 × largest file + 20 MB")
     print("outputs are written to \(settings.output)")
     print("")
-    let header = ["corpus", "files", "MB", "decls", "lex MB/s", "lex+parse MB/s", "lower MB/s", "swiftc MB/s", "ratio", "RSS MB", "limit MB", "lowered", "diagnostics"]
+    let header = [
+        "corpus", "files", "MB", "decls", "lex MB/s", "lex+parse MB/s", "lower MB/s", "swiftc MB/s", "ratio", "RSS MB", "limit MB", "lowered",
+        "diagnostics",
+    ]
     var rows: [[String]] = []
     var results: [CorpusRow] = []
     for corpus in corpora {
         let row = try measure(corpus, settings)
         results.append(row)
-        let declarations = corpus.label.hasPrefix("(b)") ? String(corpus.inputs.count * ViewCorpus.unitsPerFile * ViewCorpus.declarationsPerUnit) : "-"
+        let declarations =
+            corpus.label.hasPrefix("(b)") ? String(corpus.inputs.count * ViewCorpus.unitsPerFile * ViewCorpus.declarationsPerUnit) : "-"
         rows.append([
             corpus.label, String(corpus.names.count), megabytes(corpus.bytes), declarations,
             fixed(row.rate(row.lex)), fixed(row.rate(row.parse)), fixed(row.rate(row.lower)), fixed(row.rate(row.compiler), 1),
@@ -110,7 +118,8 @@ func bench(_ settings: BenchSettings) throws {
     // to take about a second (the quick run leaves it unjudged).
     var parallel: (label: String, one: Double, all: Double)?
     if var largest = corpora.last(where: { $0.label.hasPrefix("(b)") }),
-       var one = results.first(where: { $0.corpus.label == largest.label })?.lower {
+        var one = results.first(where: { $0.corpus.label == largest.label })?.lower
+    {
         let size = settings.sizes.max() ?? 0
         if one < 0.5 && one > 0 && size >= 100_000 {
             let scaled = size * Int((1.0 / one).rounded(.up))
@@ -128,7 +137,9 @@ func bench(_ settings: BenchSettings) throws {
     func check(_ ok: Bool) -> String { ok ? "ok  " : "MISS" }
     for row in results {
         let lower = row.rate(row.lower), ratio = row.compiler / row.lower
-        print("  \(check(lower >= 100 && ratio >= 6)) \(row.corpus.label): lower \(fixed(lower)) MB/s (≥ 100), \(fixed(ratio, 1))× swiftc -frontend -parse (≥ 6)")
+        print(
+            "  \(check(lower >= 100 && ratio >= 6)) \(row.corpus.label): lower \(fixed(lower)) MB/s (≥ 100), \(fixed(ratio, 1))× swiftc -frontend -parse (≥ 6)"
+        )
     }
     if let packages = results.first(where: { $0.corpus.label.hasPrefix("(a)") }) {
         print("  \(check(packages.rate(packages.lex) >= 300)) lexer on (a): \(fixed(packages.rate(packages.lex))) MB/s (≥ 300)")
@@ -138,33 +149,42 @@ func bench(_ settings: BenchSettings) throws {
         let big = views[views.count - 1], small = views[views.count - 2]
         let factor = big.lower / small.lower
         let sizeFactor = Double(big.corpus.bytes) / Double(small.corpus.bytes)
-        print("  \(check(factor <= 11)) linear: \(big.corpus.label) takes \(fixed(factor, 1))× the time of \(small.corpus.label) (input \(fixed(sizeFactor, 1))×; ≤ 11)")
+        print(
+            "  \(check(factor <= 11)) linear: \(big.corpus.label) takes \(fixed(factor, 1))× the time of \(small.corpus.label) (input \(fixed(sizeFactor, 1))×; ≤ 11)"
+        )
     }
     for row in results {
         guard let peak = row.peakResident else { print("  n/a  peak RSS: /usr/bin/time (Debian's 'time') is not installed"); break }
         print("  \(check(peak <= row.rssLimit)) peak RSS \(row.corpus.label): \(megabytes(peak)) MB (≤ \(megabytes(row.rssLimit)) MB)")
     }
-    print("  \(check(typicalSeconds <= 0.005)) one typical view file (\(lines) lines), whole process: \(fixed(typicalSeconds * 1000, 2)) ms (≤ 5), peak RSS \(typicalRSS.map(megabytes) ?? "n/a") MB")
+    print(
+        "  \(check(typicalSeconds <= 0.005)) one typical view file (\(lines) lines), whole process: \(fixed(typicalSeconds * 1000, 2)) ms (≤ 5), peak RSS \(typicalRSS.map(megabytes) ?? "n/a") MB"
+    )
     if let wholeModule {
         let module = wholeModule.rate(wholeModule.module), separate = wholeModule.rate(wholeModule.fileByFile)
         // Judged on an app of at least 2,000 files (the full bench); the quick run's largest is smaller.
         let verdict = wholeModule.files >= 2000 ? check(module >= 0.8 * separate) : "n/a "
         let note = wholeModule.files >= 2000 ? "" : "; judged on 2,000 files or more, see the full bench"
-        print("  \(verdict) whole module: \(wholeModule.label) (\(wholeModule.files) files) lowered in one run as a module \(fixed(module)) MB/s, "
-            + "file by file (--file-by-file) \(fixed(separate)) MB/s: \(fixed(module / separate * 100))% (≥ 80%\(note))")
+        print(
+            "  \(verdict) whole module: \(wholeModule.label) (\(wholeModule.files) files) lowered in one run as a module \(fixed(module)) MB/s, "
+                + "file by file (--file-by-file) \(fixed(separate)) MB/s: \(fixed(module / separate * 100))% (≥ 80%\(note))")
     }
-    print("  \(check(plugin.withIndex <= 0.005)) one-file plugin step: the typical view file with --line-directives, --module-sources of a "
-        + "\(plugin.moduleFiles)-file module (\(megabytes(plugin.moduleBytes)) MB) and its --module-index, whole process: "
-        + "\(fixed(plugin.withIndex * 1000, 2)) ms (≤ 5)")
-    print("       without --module-index (every module source read): \(fixed(plugin.withoutIndex * 1000, 2)) ms; writing the index "
-        + "(--write-module-index, once per change of a module source): \(fixed(plugin.writeIndex * 1000)) ms; "
-        + (plugin.same ? "same output and diagnostics with and without the index" : "DIFFERENT output or diagnostics with and without the index"))
+    print(
+        "  \(check(plugin.withIndex <= 0.005)) one-file plugin step: the typical view file with --line-directives, --module-sources of a "
+            + "\(plugin.moduleFiles)-file module (\(megabytes(plugin.moduleBytes)) MB) and its --module-index, whole process: "
+            + "\(fixed(plugin.withIndex * 1000, 2)) ms (≤ 5)")
+    print(
+        "       without --module-index (every module source read): \(fixed(plugin.withoutIndex * 1000, 2)) ms; writing the index "
+            + "(--write-module-index, once per change of a module source): \(fixed(plugin.writeIndex * 1000)) ms; "
+            + (plugin.same ? "same output and diagnostics with and without the index" : "DIFFERENT output or diagnostics with and without the index"))
     if let parallel {
         let speedup = parallel.one / parallel.all
         // Under half a second (the quick run's 10k set), start-up and scheduling noise decide the ratio: not judged.
         let verdict = parallel.one >= 0.5 ? check(speedup >= 1.7) : "n/a "
         let note = parallel.one >= 0.5 ? "" : "; too short a run to judge, see the full bench"
-        print("  \(verdict) 2 jobs against 1 on \(parallel.label): \(fixed(parallel.one, 2)) s → \(fixed(parallel.all, 2)) s, \(fixed(speedup, 2))× (≥ 1.7\(note))")
+        print(
+            "  \(verdict) 2 jobs against 1 on \(parallel.label): \(fixed(parallel.one, 2)) s → \(fixed(parallel.all, 2)) s, \(fixed(speedup, 2))× (≥ 1.7\(note))"
+        )
     }
 }
 
@@ -197,8 +217,9 @@ private func measure(_ corpus: BenchCorpus, _ settings: BenchSettings) throws ->
     try? FileManager.default.removeItem(atPath: output)
     let peak = peakResidentBytes(settings.dewrap, corpus.options + ["-j", "1", "-o", output] + corpus.names, in: corpus.folder)
     let diagnostics = last.errors.split(separator: "\n").filter { $0.contains(": warning: ") || $0.contains(": error: ") }.count
-    return CorpusRow(corpus: corpus, lex: lex, parse: parse, lower: lower, compiler: compiler,
-                     peakResident: peak, diagnostics: diagnostics, changed: changed)
+    return CorpusRow(
+        corpus: corpus, lex: lex, parse: parse, lower: lower, compiler: compiler,
+        peakResident: peak, diagnostics: diagnostics, changed: changed)
 }
 
 private func lowerProcess(_ corpus: BenchCorpus, _ settings: BenchSettings, jobs: Int, options: [String] = []) -> ProcessRun {
@@ -263,11 +284,14 @@ private func pluginStep(typical: String, _ settings: BenchSettings, moduleFiles:
     }
     let plainOutput = FileManager.default.contents(atPath: output)
     guard indexed.status == 0, plain.status == 0 else {
-        throw BenchError(message: "the plugin step failed (status \(indexed.status), \(plain.status)):\n\(indexed.errors.prefix(2000))\(plain.errors.prefix(2000))")
+        throw BenchError(
+            message: "the plugin step failed (status \(indexed.status), \(plain.status)):\n\(indexed.errors.prefix(2000))\(plain.errors.prefix(2000))"
+        )
     }
     let bytes = files.reduce(0) { $0 + ((try? FileManager.default.attributesOfItem(atPath: $1)[.size] as? Int) ?? 0) }
-    return PluginStep(moduleFiles: files.count, moduleBytes: bytes, withIndex: withIndex, withoutIndex: withoutIndex,
-                      writeIndex: writeIndex, same: indexedOutput != nil && indexedOutput == plainOutput && indexed.errors == plain.errors)
+    return PluginStep(
+        moduleFiles: files.count, moduleBytes: bytes, withIndex: withIndex, withoutIndex: withoutIndex,
+        writeIndex: writeIndex, same: indexedOutput != nil && indexedOutput == plainOutput && indexed.errors == plain.errors)
 }
 
 // MARK: - Corpora
@@ -309,8 +333,9 @@ func printTable(_ header: [String], _ rows: [[String]], left: Set<Int> = [0]) {
     let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
     for (index, row) in all.enumerated() {
         let cells = row.enumerated().map { column, cell in
-            left.contains(column) ? cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
-                        : String(repeating: " ", count: widths[column] - cell.count) + cell
+            left.contains(column)
+                ? cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+                : String(repeating: " ", count: widths[column] - cell.count) + cell
         }
         var line = cells.joined(separator: "  ")
         while line.hasSuffix(" ") { line.removeLast() }

@@ -95,13 +95,16 @@ struct DifferentialRunner {
         let manager = FileManager.default
         try manager.createDirectory(atPath: standInFolder, withIntermediateDirectories: true)
         if let built = try? manager.attributesOfItem(atPath: library)[.modificationDate] as? Date,
-           let source = try? manager.attributesOfItem(atPath: settings.standIn)[.modificationDate] as? Date, built > source {
+            let source = try? manager.attributesOfItem(atPath: settings.standIn)[.modificationDate] as? Date, built > source
+        {
             return
         }
-        let result = runChild(settings.swiftc, [
-            "-swift-version", "6", "-parse-as-library", "-emit-library", "-static", "-emit-module", "-module-name", "SwiftUI",
-            settings.standIn, "-emit-module-path", standInFolder + "/SwiftUI.swiftmodule", "-o", library,
-        ])
+        let result = runChild(
+            settings.swiftc,
+            [
+                "-swift-version", "6", "-parse-as-library", "-emit-library", "-static", "-emit-module", "-module-name", "SwiftUI",
+                settings.standIn, "-emit-module-path", standInFolder + "/SwiftUI.swiftmodule", "-o", library,
+            ])
         guard result.status == 0 else { throw DifferentialError(message: "the SwiftUI stand-in did not build:\n" + result.errors) }
     }
 
@@ -138,7 +141,8 @@ struct DifferentialRunner {
             } else {
                 outcomes[program.index]!.verdict = .different
                 let errors = outcomes[program.index]!.diagnostics.filter { $0.contains(": error: ") }
-                outcomes[program.index]!.reasons.append("dewrap wrote no lowering (exit status \(lowering.status)): " + errors.joined(separator: "; "))
+                outcomes[program.index]!.reasons.append(
+                    "dewrap wrote no lowering (exit status \(lowering.status)): " + errors.joined(separator: "; "))
             }
         }
 
@@ -241,8 +245,9 @@ struct DifferentialRunner {
     /// `…/P12.swift:3:4: warning: …` (or `…/P12.more.swift:…`) → (12, `3:4: warning: …`).
     private func programDiagnostic(_ line: String) -> (Int, String)? {
         guard let range = line.range(of: ".swift:"),
-              let slash = line[..<range.lowerBound].lastIndex(of: "/").map({ line.index(after: $0) }) ?? Optional(line.startIndex),
-              line[slash...].hasPrefix("P") else { return nil }
+            let slash = line[..<range.lowerBound].lastIndex(of: "/").map({ line.index(after: $0) }) ?? Optional(line.startIndex),
+            line[slash...].hasPrefix("P")
+        else { return nil }
         let digits = line[line.index(after: slash)..<range.lowerBound].prefix { $0.isASCII && $0.isNumber }
         guard let index = Int(digits) else { return nil }
         return (index, String(line[range.upperBound...]))
@@ -302,9 +307,11 @@ struct DifferentialRunner {
         text += "#sourceLocation()\n"
         let path = side + "/AllPrograms.swift.txt"
         try? Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        let result = runChild(settings.swiftc, [
-            "-frontend", "-print-ast", "-swift-version", "6", "-I", standInFolder, "-module-name", "Batch", path,
-        ])
+        let result = runChild(
+            settings.swiftc,
+            [
+                "-frontend", "-print-ast", "-swift-version", "6", "-I", standInFolder, "-module-name", "Batch", path,
+            ])
         clock.add("print-ast", result.seconds)
         return result
     }
@@ -316,18 +323,22 @@ struct DifferentialRunner {
         let executable = side + "/program"
         while !members.isEmpty {
             writeMain(members, side: side)
-            let result = runChild(settings.swiftc, compilerFlags + [
-                // One frontend for the batch (whole module): about half the time of one per file in a debug build.
-                "-L", standInFolder, "-lSwiftUI", "-wmo", "-continue-building-after-errors",
-                "-o", executable, side + "/main.swift",
-            ] + members.flatMap { files($0, side: side) })
+            let result = runChild(
+                settings.swiftc,
+                compilerFlags + [
+                    // One frontend for the batch (whole module): about half the time of one per file in a debug build.
+                    "-L", standInFolder, "-lSwiftUI", "-wmo", "-continue-building-after-errors",
+                    "-o", executable, side + "/main.swift",
+                ] + members.flatMap { files($0, side: side) })
             clock.add("build", result.seconds)
             if result.status == 0 { return executable }
             let named = errorsByProgram(result.errors).filter { members.contains($0.key) }
             if named.isEmpty {
                 let failing = narrow(members) { compiles($0, side: side, arguments: ["-c", "-wmo", "-parse-as-library", "-o", "/dev/null"]) }
                 guard !failing.isEmpty else {
-                    for index in members { failures[index] = "the batch does not build, its programs alone do:\n" + String(result.errors.suffix(4000)) }
+                    for index in members {
+                        failures[index] = "the batch does not build, its programs alone do:\n" + String(result.errors.suffix(4000))
+                    }
                     return nil
                 }
                 for index in failing { failures[index] = "the compiler fails on it alone:\n" + String(result.errors.suffix(4000)) }
@@ -417,7 +428,8 @@ struct DifferentialRunner {
                 compilers = compilers.map { signature in
                     let isMemberwise = InitializerSignatures.labels(signature) == labels || signature.hasSuffix("init()")
                     guard isMemberwise, !written.contains(signature),
-                          let isolated = InitializerSignatures.keptIsolated(signature, isolation: isolation) else {
+                        let isolated = InitializerSignatures.keptIsolated(signature, isolation: isolation)
+                    else {
                         return signature
                     }
                     return isolated
@@ -432,8 +444,9 @@ struct DifferentialRunner {
             }
             if InitializerSignatures.sorted(compilers) != InitializerSignatures.sorted(written) {
                 let missing = compilers.filter { !written.contains($0) }, extra = written.filter { !compilers.contains($0) }
-                problems.append("\(type): the inits differ from the compiler's\n"
-                    + missing.map { "  compiler's:  \($0)\n" }.joined() + extra.map { "  written:     \($0)\n" }.joined())
+                problems.append(
+                    "\(type): the inits differ from the compiler's\n"
+                        + missing.map { "  compiler's:  \($0)\n" }.joined() + extra.map { "  written:     \($0)\n" }.joined())
             }
         }
         return problems.isEmpty ? nil : problems.joined(separator: "\n")

@@ -22,13 +22,17 @@ func differential(_ settings: DifferentialSettings) throws -> Bool {
     let start = Date()
     let runner = try DifferentialRunner(settings: settings)
     var outcomes: [ProgramOutcome] = []
-    let batches = stride(from: 0, to: programs.count, by: settings.batchSize).map { Array(programs[$0..<min($0 + settings.batchSize, programs.count)]) }
+    let batches = stride(from: 0, to: programs.count, by: settings.batchSize).map {
+        Array(programs[$0..<min($0 + settings.batchSize, programs.count)])
+    }
     for (number, batch) in batches.enumerated() {
         let batchStart = Date()
         outcomes += try runner.run(batch)
         let seconds = Int(Date().timeIntervalSince(batchStart))
-        FileHandle.standardError.write(Data(
-            "batch \(number + 1)/\(batches.count): programs \(batch.first!.index)…\(batch.last!.index), \(seconds) s (\(runner.clock.takeSummary()))\n".utf8))
+        FileHandle.standardError.write(
+            Data(
+                "batch \(number + 1)/\(batches.count): programs \(batch.first!.index)…\(batch.last!.index), \(seconds) s (\(runner.clock.takeSummary()))\n"
+                    .utf8))
     }
 
     // A program saved by an earlier run that is now the same is saved no longer.
@@ -36,9 +40,10 @@ func differential(_ settings: DifferentialSettings) throws -> Bool {
         try? FileManager.default.removeItem(atPath: "\(settings.work)/seed\(settings.seed)-P\(outcome.program.index)")
     }
     func count(_ verdict: ProgramOutcome.Verdict) -> Int { outcomes.filter { $0.verdict == verdict }.count }
-    print("\(outcomes.count) programs, \(count(.same)) same, \(count(.leftWithWarning)) left with a warning, "
-        + "\(count(.different)) different, \(count(.notCompiling)) not compiling (seed \(settings.seed), "
-        + "\(Int(Date().timeIntervalSince(start))) s)")
+    print(
+        "\(outcomes.count) programs, \(count(.same)) same, \(count(.leftWithWarning)) left with a warning, "
+            + "\(count(.different)) different, \(count(.notCompiling)) not compiling (seed \(settings.seed), "
+            + "\(Int(Date().timeIntervalSince(start))) s)")
     if settings.verdicts {
         for outcome in outcomes { print("P\(outcome.program.index): \(outcome.verdict.rawValue)") }
     }
@@ -61,7 +66,9 @@ func differential(_ settings: DifferentialSettings) throws -> Bool {
     for outcome in outcomes {
         var seen: Set<String> = []
         for diagnostic in outcome.diagnostics {
-            guard let severity = diagnostic.range(of: ": warning: ") ?? diagnostic.range(of: ": note: ") ?? diagnostic.range(of: ": error: ") else { continue }
+            guard let severity = diagnostic.range(of: ": warning: ") ?? diagnostic.range(of: ": note: ") ?? diagnostic.range(of: ": error: ") else {
+                continue
+            }
             let cause = String(diagnostic[diagnostic.index(severity.lowerBound, offsetBy: 2)...]).replacingQuotedNames()
             if seen.insert(cause).inserted { causes[cause, default: []].append(outcome.program.index) }
         }
@@ -86,7 +93,9 @@ private func save(_ outcome: ProgramOutcome, settings: DifferentialSettings) thr
     try write("original.swift", program.source)
     if let companion = program.companion { try write("original.more.swift", companion) }
     if let lowered = outcome.lowered { try write("lowered.swift", lowered) }
-    try write("main.swift", """
+    try write(
+        "main.swift",
+        """
         // The driver: runs program \(program.index) of seed \(settings.seed) (its declarations and its driver
         // function are in original.swift and lowered.swift).
         import SwiftUI
@@ -95,7 +104,9 @@ private func save(_ outcome: ProgramOutcome, settings: DifferentialSettings) thr
         await \(program.driver)()
 
         """)
-    try write("reproduce.sh", """
+    try write(
+        "reproduce.sh",
+        """
         #!/usr/bin/env bash
         # Builds program \(program.index) of seed \(settings.seed) as written and as lowered against the SwiftUI stand-in and runs both.
         # The same program again through the whole check: bin/differential --seed \(settings.seed) --index \(program.index)

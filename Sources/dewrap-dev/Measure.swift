@@ -51,8 +51,9 @@ func peakResidentBytes(_ executable: String, _ arguments: [String], in folder: S
     defer { unlink(report) }
     let run = runMeasured(time, ["-f", "%M", "-o", report, executable] + arguments, in: folder)
     guard run.status == 0 || run.status == 1,
-          let text = try? String(contentsOfFile: report, encoding: .utf8),
-          let kilobytes = text.split(separator: "\n").last.flatMap({ Int($0) }) else { return nil }
+        let text = try? String(contentsOfFile: report, encoding: .utf8),
+        let kilobytes = text.split(separator: "\n").last.flatMap({ Int($0) })
+    else { return nil }
     return kilobytes * 1024
 }
 

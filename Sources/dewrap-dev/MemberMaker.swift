@@ -14,8 +14,10 @@ struct MemberMaker {
     /// The kinds a type of `kind` may hold in this program.
     func kinds() -> [Kind] {
         let type = setting.kind
-        var kinds: [Kind] = [.plainLet, .plainLetWithValue, .plainVar, .plainVarWithValue, .optionalVar, .lazyVar, .computed,
-                             .state, .environment]
+        var kinds: [Kind] = [
+            .plainLet, .plainLetWithValue, .plainVar, .plainVarWithValue, .optionalVar, .lazyVar, .computed,
+            .state, .environment,
+        ]
         // A generic type has no static stored properties.
         if type != .card { kinds.append(.staticPlain) }
         if type != .actor {
@@ -56,8 +58,10 @@ struct MemberMaker {
         case 0: return ["    didSet { print(\"  \(name) didSet \\(String(describing: oldValue)) -> \\(String(describing: \(name)))\") }"]
         case 1: return ["    willSet { print(\"  \(name) willSet \\(String(describing: newValue))\") }"]
         default:
-            return ["    willSet(next) { print(\"  \(name) willSet \\(String(describing: next))\") }",
-                    "    didSet { print(\"  \(name) didSet\") }"]
+            return [
+                "    willSet(next) { print(\"  \(name) willSet \\(String(describing: next))\") }",
+                "    didSet { print(\"  \(name) didSet\") }",
+            ]
         }
     }
 
@@ -114,8 +118,10 @@ struct MemberMaker {
         let annotation = !hasValue || !value.literalSaysType || namesStatic != nil || dice.chance(40) ? ": " + value.type : ""
         let observers = !isLet && setting.kind != .actor && dice.chance(10) ? self.observers(&dice, name: name) : []
         let setter = isLet ? "" : setterAccess(&dice, access)
-        var member = Member(name: name, declaration: declaration(
-            "\(access.keyword)\(setter)\(isLet ? "let" : "var") \(name)\(annotation)\(initial)", observers: observers))
+        var member = Member(
+            name: name,
+            declaration: declaration(
+                "\(access.keyword)\(setter)\(isLet ? "let" : "var") \(name)\(annotation)\(initial)", observers: observers))
         member.namesStatic = namesStatic
         member.isRequired = !hasValue && (isLet || value != .optionalInt)
         if !(isLet && hasValue) {
@@ -201,8 +207,10 @@ struct MemberMaker {
         member.initializeStorage = { seed, k in "self._\(name) = State(wrappedValue: \(value.value(from: seed, k)))" }
         member.reads = [MemberRead(path: name)]
         member.projectionReads = [MemberRead(path: "$\(name).wrappedValue")]
-        member.changes = [MemberChange(statement: value.change(name, n), isMutating: false),
-                          MemberChange(statement: value.change("$\(name).wrappedValue", n + 1), isMutating: false)]
+        member.changes = [
+            MemberChange(statement: value.change(name, n), isMutating: false),
+            MemberChange(statement: value.change("$\(name).wrappedValue", n + 1), isMutating: false),
+        ]
         member.buttonChange = value.change(name, n + 2)
         return member
     }
@@ -218,8 +226,9 @@ struct MemberMaker {
         let n = dice.below(90) + 2
         var member = Member(name: name, declaration: ["@Binding \(access.keyword)var \(name): \(value.type)"])
         member.isRequired = true
-        member.parameter = MemberwiseParameter(label: name, hasDefault: false,
-                                               argument: Self.bindingExpression(value, value.literal(n)))
+        member.parameter = MemberwiseParameter(
+            label: name, hasDefault: false,
+            argument: Self.bindingExpression(value, value.literal(n)))
         member.accessRank = access.rank
         member.initialize = { seed, k in "self._\(name) = \(Self.bindingExpression(value, value.value(from: seed, k)))" }
         member.reads = [MemberRead(path: name)]
@@ -268,11 +277,12 @@ struct MemberMaker {
 
     private func environment(name: String, _ dice: inout Dice) -> Member {
         let access = self.access(&dice, publicAllowed: false)
-        let (key, type, read): (String, String, String) = switch dice.below(20) {
-        case 0..<9: ("\\.locale", "String", name)
-        case 9..<19: ("\\.isEnabled", "Bool", name)
-        default: ("\\.self", "EnvironmentValues", "\(name).locale")
-        }
+        let (key, type, read): (String, String, String) =
+            switch dice.below(20) {
+            case 0..<9: ("\\.locale", "String", name)
+            case 9..<19: ("\\.isEnabled", "Bool", name)
+            default: ("\\.self", "EnvironmentValues", "\(name).locale")
+            }
         // Without an annotation dewrap reads the type from its catalog of EnvironmentValues; the stand-in's
         // `locale` is a String where SwiftUI's (and the catalog's) is a Locale, so that one is always written.
         let annotation = dice.chance(80) || key == "\\.locale" ? ": " + type : ""
@@ -330,7 +340,9 @@ struct MemberMaker {
         if !(access.isBelowInternal && initialized) {
             member.parameter = MemberwiseParameter(
                 label: name, hasDefault: initialized, argument: value.literal(n + 1),
-                defaultPrintedAsAttribute: tag.map { ("\(name): \(value.type) = \(attributeName)(tag: \($0))", "\(name): \(value.type) = \(value.literal(n))") })
+                defaultPrintedAsAttribute: tag.map {
+                    ("\(name): \(value.type) = \(attributeName)(tag: \($0))", "\(name): \(value.type) = \(value.literal(n))")
+                })
             member.accessRank = access.rank
         }
         member.initialize = { seed, k in "self.\(name) = \(value.value(from: seed, k))" }
@@ -344,9 +356,10 @@ struct MemberMaker {
         let isMutating = shape == .box
         member.changes = [MemberChange(statement: value.change(name, n), isMutating: isMutating)]
         if wrapper.projection == .itself {
-            member.changes.append(shape == .box
-                ? MemberChange(statement: "$\(name).tag = \"retagged\"", isMutating: true)
-                : MemberChange(statement: value.change("$\(name).wrappedValue", n + 1), isMutating: false))
+            member.changes.append(
+                shape == .box
+                    ? MemberChange(statement: "$\(name).tag = \"retagged\"", isMutating: true)
+                    : MemberChange(statement: value.change("$\(name).wrappedValue", n + 1), isMutating: false))
         }
         if !isMutating { member.buttonChange = value.change(name, n + 2) }
         return member

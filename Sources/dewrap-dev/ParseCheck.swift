@@ -34,7 +34,9 @@ func parseCheck(_ files: [String], showLimit: Int = 40) -> Bool {
         }
     }
     let rate = Double(totalBytes) / 1_000_000 / max(seconds, 1e-9)
-    print("parse: \(files.count) files, \(megabytes(totalBytes)) MB, \(diagnosticCount) parser diagnostics in \(failingFiles) files, lexer+parser \(String(format: "%.0f", rate)) MB/s")
+    print(
+        "parse: \(files.count) files, \(megabytes(totalBytes)) MB, \(diagnosticCount) parser diagnostics in \(failingFiles) files, lexer+parser \(String(format: "%.0f", rate)) MB/s"
+    )
     print("parse stepping over plain bodies: \(skippingDiffers) files differ from the full parse in what lowering reads")
     return diagnosticCount == 0 && skippingDiffers == 0
 }

@@ -162,7 +162,8 @@ private struct ProgramBuilder {
         }
         sections += declarations
         let caller = "\(prefix)callShown"
-        let function = "@MainActor func \(caller)() async {\n    print(\"-- wrapped parameters\")\n"
+        let function =
+            "@MainActor func \(caller)() async {\n    print(\"-- wrapped parameters\")\n"
             + calls.map { "    print(\($0))\n" }.joined() + "}"
         exercises.append("\(caller)()")
         guard dice.chance(50) else {
@@ -175,8 +176,10 @@ private struct ProgramBuilder {
 
     // MARK: - Names
 
-    private static let words = ["count", "title", "level", "items", "score", "label", "note", "limit", "total", "mode",
-                                "owner", "size", "step", "depth", "width", "color", "state", "token", "phase", "rank"]
+    private static let words = [
+        "count", "title", "level", "items", "score", "label", "note", "limit", "total", "mode",
+        "owner", "size", "step", "depth", "width", "color", "state", "token", "phase", "rank",
+    ]
 
     private mutating func memberName(_ index: Int) -> String {
         dice.pick(Self.words) + String(index)
@@ -192,10 +195,16 @@ private struct ProgramBuilder {
     /// `final class Model: ObservableObject` with `@Published` properties (A-6); sometimes its own inits
     /// (which dewrap leaves as written, with a warning), sometimes a subclass.
     private mutating func writeModel(named name: String) {
-        var lines = ["final class \(name): ObservableObject {",
-                     "    @Published var title = \"model\"",
-                     "    @Published var count: Int = 0"]
-        if dice.chance(50) { lines.append("    @Published private(set) var history: [Int] = []") } else { lines.append("    var history: [Int] = []") }
+        var lines = [
+            "final class \(name): ObservableObject {",
+            "    @Published var title = \"model\"",
+            "    @Published var count: Int = 0",
+        ]
+        if dice.chance(50) {
+            lines.append("    @Published private(set) var history: [Int] = []")
+        } else {
+            lines.append("    var history: [Int] = []")
+        }
         let pinned = dice.chance(15)
         if dice.chance(30) {
             lines.append("    @Published var flag: Bool = false {")
@@ -206,7 +215,8 @@ private struct ProgramBuilder {
         if pinned {
             // A subclass adds a published property; its key paths are rooted at the class that declares it (A-6).
             lines[0] = "class \(name): ObservableObject {"
-            sections.append("""
+            sections.append(
+                """
                 final class \(name)Pinned: \(name) {
                     @Published var pinned: Int? = nil
 
@@ -229,28 +239,32 @@ private struct ProgramBuilder {
         if initKind == 0 {
             lines += ["", "    init() {", "        title = \"made\"", "    }"]
         } else if initKind == 1 {
-            lines += ["", "    init(title: String) {", "        self.title = title", "        count = 1", "    }",
-                      "", "    convenience init() {", "        self.init(title: \"convenient\")", "    }"]
+            lines += [
+                "", "    init(title: String) {", "        self.title = title", "        count = 1", "    }",
+                "", "    convenience init() {", "        self.init(title: \"convenient\")", "    }",
+            ]
         }
-        lines += ["",
-                  "    func record() {",
-                  "        count += 1",
-                  "        history.append(count)",
-                  "    }",
-                  "",
-                  "    func summary() -> String {",
-                  "        \"\\(title) \\(count) \\(history) \\($count.values) \\(self.$title.values)\"",
-                  "    }",
-                  "",
-                  "    @MainActor static func \(prefix)exercise() async {",
-                  "        print(\"-- \(name)\")",
-                  "        let model = \(name)()",
-                  "        model.record()",
-                  "        model.title = \"renamed\"",
-                  "        print(model.summary())",
-                  "        print(model[keyPath: \\\(name).title], model.$count.values)",
-                  "    }",
-                  "}"]
+        lines += [
+            "",
+            "    func record() {",
+            "        count += 1",
+            "        history.append(count)",
+            "    }",
+            "",
+            "    func summary() -> String {",
+            "        \"\\(title) \\(count) \\(history) \\($count.values) \\(self.$title.values)\"",
+            "    }",
+            "",
+            "    @MainActor static func \(prefix)exercise() async {",
+            "        print(\"-- \(name)\")",
+            "        let model = \(name)()",
+            "        model.record()",
+            "        model.title = \"renamed\"",
+            "        print(model.summary())",
+            "        print(model[keyPath: \\\(name).title], model.$count.values)",
+            "    }",
+            "}",
+        ]
         sections.append(lines.joined(separator: "\n"))
         exercises.append("\(name).\(prefix)exercise()")
     }
@@ -258,7 +272,8 @@ private struct ProgramBuilder {
     /// `@Published` in an actor (SPEC Corrections, X-1: accepted by the compiler).
     private mutating func writeObservableActor() {
         let name = typeName("Feed")
-        sections.append("""
+        sections.append(
+            """
             actor \(name): ObservableObject {
                 @Published var items: [Int] = []
 
@@ -283,7 +298,8 @@ private struct ProgramBuilder {
     /// encodes (sorted keys), decodes, and decodes a document without keys (`keyNotFound`).
     private mutating func writeRecord(box: DeclaredWrapper) {
         let name = typeName("Record")
-        sections.append("""
+        sections.append(
+            """
             extension \(box.name): Codable where Value: Codable {
                 init(from decoder: Decoder) throws {
                     self.init(wrappedValue: try decoder.singleValueContainer().decode(Value.self), tag: "decoded")
@@ -324,27 +340,29 @@ private struct ProgramBuilder {
         }
         let summary = members.map { "\($0.name)=\\(String(describing: \($0.name)))" }.joined(separator: " ")
         let arguments = members.map { "\($0.name): \($0.argument)" }.joined(separator: ", ")
-        lines += ["",
-                  "    func summary() -> String {",
-                  "        \"\(summary)\"",
-                  "    }",
-                  "",
-                  "    @MainActor static func \(prefix)exercise() async {",
-                  "        print(\"-- \(name)\")",
-                  "        let encoder = JSONEncoder()",
-                  "        encoder.outputFormatting = [.sortedKeys]",
-                  "        let value = \(name)(\(arguments))",
-                  "        let data = try! encoder.encode(value)",
-                  "        print(String(decoding: data, as: UTF8.self))",
-                  "        let decoded = try! JSONDecoder().decode(\(name).self, from: data)",
-                  "        print(decoded.summary())",
-                  "        do {",
-                  "            _ = try JSONDecoder().decode(\(name).self, from: Data(\"{}\".utf8))",
-                  "        } catch {",
-                  "            print(\"{} does not decode:\", error)",
-                  "        }",
-                  "    }",
-                  "}"]
+        lines += [
+            "",
+            "    func summary() -> String {",
+            "        \"\(summary)\"",
+            "    }",
+            "",
+            "    @MainActor static func \(prefix)exercise() async {",
+            "        print(\"-- \(name)\")",
+            "        let encoder = JSONEncoder()",
+            "        encoder.outputFormatting = [.sortedKeys]",
+            "        let value = \(name)(\(arguments))",
+            "        let data = try! encoder.encode(value)",
+            "        print(String(decoding: data, as: UTF8.self))",
+            "        let decoded = try! JSONDecoder().decode(\(name).self, from: data)",
+            "        print(decoded.summary())",
+            "        do {",
+            "            _ = try JSONDecoder().decode(\(name).self, from: Data(\"{}\".utf8))",
+            "        } catch {",
+            "            print(\"{} does not decode:\", error)",
+            "        }",
+            "    }",
+            "}",
+        ]
         sections.append(lines.joined(separator: "\n"))
         exercises.append("\(name).\(prefix)exercise()")
     }
@@ -360,15 +378,16 @@ private struct ProgramBuilder {
     }
 
     private mutating func writeType(_ kind: TypeKind, setting programSetting: MemberSetting) {
-        let base: String = switch kind {
-        case .plainStruct: "Settings"
-        case .view: "Row"
-        case .mainActorStruct: "Panel"
-        case .card: "Card"
-        case .finalClass, .mainActorClass: "Session"
-        case .openClass: "Base"
-        case .actor: "Store"
-        }
+        let base: String =
+            switch kind {
+            case .plainStruct: "Settings"
+            case .view: "Row"
+            case .mainActorStruct: "Panel"
+            case .card: "Card"
+            case .finalClass, .mainActorClass: "Session"
+            case .openClass: "Base"
+            case .actor: "Store"
+            }
         let name = typeName(base)
         let reference = kind == .card ? name + "<Text>" : name
         var setting = programSetting
@@ -397,8 +416,9 @@ private struct ProgramBuilder {
         if kind == .card {
             var content = Member(name: "content", declaration: ["@ViewBuilder let content: () -> Content"])
             content.isRequired = true
-            content.parameter = MemberwiseParameter(label: "content", hasDefault: false, argument: "{ Text(\"content\") }",
-                                                    isBuilderContent: true)
+            content.parameter = MemberwiseParameter(
+                label: "content", hasDefault: false, argument: "{ Text(\"content\") }",
+                isBuilderContent: true)
             content.initialize = { seed, _ in "self.content = { Text(\"content \\(\(seed))\") }" }
             members.append(content)
         }
@@ -442,11 +462,12 @@ private struct ProgramBuilder {
             }
         }
 
-        let access: String = switch dice.below(10) {
-        case 0: kind.isStruct && kind != .card ? "public " : ""
-        case 1: "fileprivate "
-        default: ""
-        }
+        let access: String =
+            switch dice.below(10) {
+            case 0: kind.isStruct && kind != .card ? "public " : ""
+            case 1: "fileprivate "
+            default: ""
+            }
         var head = ""
         switch kind {
         case .plainStruct: head = "\(access)struct \(name)"
@@ -465,7 +486,8 @@ private struct ProgramBuilder {
             if conditional.contains(index) {
                 let activeFirst = dice.chance(50)
                 lines.append(activeFirst ? "    #if !\(prefix)NEVER" : "    #if \(prefix)NEVER")
-                let (first, second) = activeFirst ? (member.declaration, member.inactiveAlternative!) : (member.inactiveAlternative!, member.declaration)
+                let (first, second) =
+                    activeFirst ? (member.declaration, member.inactiveAlternative!) : (member.inactiveAlternative!, member.declaration)
                 lines += first.map { "    " + $0 }
                 lines.append("    #else")
                 lines += second.map { "    " + $0 }
@@ -476,7 +498,7 @@ private struct ProgramBuilder {
             index += 1
         }
 
-        var userInits: [String] = []  // driver calls: the text after the type reference
+        var userInits: [String] = [] // driver calls: the text after the type reference
         var extensionLines: [String] = []
         switch style {
         case .body(let failable, let delegating):
@@ -502,17 +524,21 @@ private struct ProgramBuilder {
                 if delegating {
                     if dice.chance(30) {
                         // Failable, delegating to the memberwise init on one path.
-                        extensionLines += ["    init?(copying seed: Int, fails: Bool) {",
-                                           "        guard !fails else { return nil }",
-                                           "        self.init(\(memberwiseArguments(members, all: dice.chance(50))))",
-                                           "        bump()",
-                                           "    }"]
+                        extensionLines += [
+                            "    init?(copying seed: Int, fails: Bool) {",
+                            "        guard !fails else { return nil }",
+                            "        self.init(\(memberwiseArguments(members, all: dice.chance(50))))",
+                            "        bump()",
+                            "    }",
+                        ]
                         userInits += ["(copying: \(dice.below(9) + 1), fails: true)", "(copying: \(dice.below(9) + 1), fails: false)"]
                     } else {
-                        extensionLines += ["    init(copying seed: Int) {",
-                                           "        self.init(\(memberwiseArguments(members, all: dice.chance(50))))",
-                                           "        bump()",
-                                           "    }"]
+                        extensionLines += [
+                            "    init(copying seed: Int) {",
+                            "        self.init(\(memberwiseArguments(members, all: dice.chance(50))))",
+                            "        bump()",
+                            "    }",
+                        ]
                         userInits.append("(copying: \(dice.below(9) + 1))")
                     }
                 }
@@ -526,8 +552,12 @@ private struct ProgramBuilder {
             }
         }
 
-        lines += [""] + methods(members, kind: kind, typeName: name, isPublic: access == "public ",
-                                 localWrapper: setting.wrappers.first { $0.shape != .flag }).map { "    " + $0 }
+        lines +=
+            [""]
+            + methods(
+                members, kind: kind, typeName: name, isPublic: access == "public ",
+                localWrapper: setting.wrappers.first { $0.shape != .flag }
+            ).map { "    " + $0 }
         lines.append("}")
         var text = lines.joined(separator: "\n")
         if !extensionLines.isEmpty {
@@ -556,7 +586,8 @@ private struct ProgramBuilder {
             // Several views in the trailing closure: the memberwise parameter carries `@ViewBuilder` (M-4).
             let others = memberwiseArguments(members.filter { $0.name != "content" }, all: false)
             let call = "\(name)(\(others)) {\n        Text(\"first\")\n        Text(\"second\")\n    }"
-            text += "\n\n@MainActor func \(prefix)built\(name)() async {\n    print(\"-- \(name) with a view builder\")\n"
+            text +=
+                "\n\n@MainActor func \(prefix)built\(name)() async {\n    print(\"-- \(name) with a view builder\")\n"
                 + "    let card = \(call)\n    print(SwiftUI.describe(card))\n}"
             exercises.append("\(prefix)built\(name)()")
         }
@@ -574,23 +605,29 @@ private struct ProgramBuilder {
             own.append(Member(name: "extra", declaration: []))
         }
         lines.append("    @State var shown = \"derived\"")
-        lines += ["",
-                  "    init(derived seed: Int) {"]
+        lines += [
+            "",
+            "    init(derived seed: Int) {",
+        ]
         if !own.isEmpty { lines.append("        self.extra = seed") }
-        lines += ["        shown = \"early\"",
-                  "        \(baseInit)",
-                  "        shown += \"+late\""]
+        lines += [
+            "        shown = \"early\"",
+            "        \(baseInit)",
+            "        shown += \"+late\"",
+        ]
         if !own.isEmpty { lines.append("        extra += 1") }
-        lines += ["    }",
-                  "",
-                  "    @MainActor static func \(prefix)exerciseDerived() async {",
-                  "        print(\"-- \(name)\")",
-                  "        let value = \(name)(derived: 3)",
-                  "        print(value.summary(), value.shown, value.$shown.wrappedValue\(own.isEmpty ? "" : ", value.extra"))",
-                  "        value.bump()",
-                  "        print(value.summary())",
-                  "    }",
-                  "}"]
+        lines += [
+            "    }",
+            "",
+            "    @MainActor static func \(prefix)exerciseDerived() async {",
+            "        print(\"-- \(name)\")",
+            "        let value = \(name)(derived: 3)",
+            "        print(value.summary(), value.shown, value.$shown.wrappedValue\(own.isEmpty ? "" : ", value.extra"))",
+            "        value.bump()",
+            "        print(value.summary())",
+            "    }",
+            "}",
+        ]
         sections.append(lines.joined(separator: "\n"))
         exercises.append("\(name).\(prefix)exerciseDerived()")
     }
@@ -702,8 +739,10 @@ private struct ProgramBuilder {
 
         if kind.isView {
             let buttons = members.compactMap(\.buttonChange)
-            lines += ["", (isPublic ? "public " : "") + "var body: some View {", "    VStack {",
-                      "        Text(summary())"]
+            lines += [
+                "", (isPublic ? "public " : "") + "var body: some View {", "    VStack {",
+                "        Text(summary())",
+            ]
             if let button = buttons.first {
                 lines += ["        Button(\"bump\") {", "            \(button)", "        }"]
             }
@@ -751,21 +790,27 @@ private struct ProgramBuilder {
             }
         }
         let parameter = kind.isStruct ? "_ value: inout \(valueType)" : "_ value: \(valueType)"
-        var lines = ["extension \(name)\(kind == .card ? " where Content == Text" : "") {",
-                     "    @MainActor static func \(prefix)use(\(parameter), _ how: String) async {"]
+        var lines = [
+            "extension \(name)\(kind == .card ? " where Content == Text" : "") {",
+            "    @MainActor static func \(prefix)use(\(parameter), _ how: String) async {",
+        ]
         lines += use.map { "        " + $0 }
         lines += ["    }", "", "    @MainActor static func \(prefix)exercise() async {"]
         for (index, construction) in constructions.enumerated() {
             let binding = kind.isStruct ? "var" : "let"
             if construction.call.contains("fails:") {
                 lines.append("        if \(binding) value\(index) = \(construction.call) {")
-                lines.append("            await \(prefix)use(\(kind.isStruct ? "&" : "")value\(index), \"\(construction.label.replacingOccurrences(of: "\"", with: "\\\""))\")")
+                lines.append(
+                    "            await \(prefix)use(\(kind.isStruct ? "&" : "")value\(index), \"\(construction.label.replacingOccurrences(of: "\"", with: "\\\""))\")"
+                )
                 lines.append("        } else {")
                 lines.append("            print(\"-- \(name) \(construction.label): nil\")")
                 lines.append("        }")
             } else {
                 lines.append("        \(binding) value\(index) = \(construction.call)")
-                lines.append("        await \(prefix)use(\(kind.isStruct ? "&" : "")value\(index), \"\(construction.label.replacingOccurrences(of: "\"", with: "\\\""))\")")
+                lines.append(
+                    "        await \(prefix)use(\(kind.isStruct ? "&" : "")value\(index), \"\(construction.label.replacingOccurrences(of: "\"", with: "\\\""))\")"
+                )
             }
         }
         lines += ["    }", "}"]

@@ -122,8 +122,10 @@ func realWorld(_ settings: RealWorldSettings) throws -> Bool {
         return "\(before) → \(after) (\(fixed(Double(before - after) / Double(before) * 100, 1))%)"
     }
     func sum(_ counts: [String: Int]) -> Int { counts.values.reduce(0, +) }
-    let header = ["repository", "files", "MB", "changed", "@State/@Binding", "SwiftUI/Combine", "other wrappers", "warnings", "notes",
-                  "errors", "new parse errors", "status", "time s"]
+    let header = [
+        "repository", "files", "MB", "changed", "@State/@Binding", "SwiftUI/Combine", "other wrappers", "warnings", "notes",
+        "errors", "new parse errors", "status", "time s",
+    ]
     var table: [[String]] = []
     for row in rows + [total] {
         let others = row.before.keys.filter { !platformWrappers.contains($0) && row.onVariables.contains($0) }.sorted()
@@ -137,21 +139,28 @@ func realWorld(_ settings: RealWorldSettings) throws -> Bool {
 
     print("")
     print("wrapped declarations per wrapper (attribute occurrences), before → after:")
-    let names = total.before.keys.filter { platformWrappers.contains($0) || total.onVariables.contains($0) }.sorted { (total.before[$0]!, $1) > (total.before[$1]!, $0) }
-    printTable(["wrapper"] + rows.map(\.name) + ["total"], names.map { name in
-        ["@" + name] + (rows + [total]).map { row in
-            let before = row.before[name] ?? 0
-            return before == 0 ? "-" : "\(before) → \(row.after[name] ?? 0)"
-        }
-    })
+    let names = total.before.keys.filter { platformWrappers.contains($0) || total.onVariables.contains($0) }.sorted {
+        (total.before[$0]!, $1) > (total.before[$1]!, $0)
+    }
+    printTable(
+        ["wrapper"] + rows.map(\.name) + ["total"],
+        names.map { name in
+            ["@" + name]
+                + (rows + [total]).map { row in
+                    let before = row.before[name] ?? 0
+                    return before == 0 ? "-" : "\(before) → \(row.after[name] ?? 0)"
+                }
+        })
     for (title, causes) in [("warnings", total.warnings), ("notes", total.notes), ("errors", total.errors)] where !causes.isEmpty {
         print("")
         print("\(title) by cause ('…' stands for a name), per repository and total:")
         let ordered = causes.keys.sorted { (causes[$0]!, $1) > (causes[$1]!, $0) }
         let perRepository: (RepositoryRow) -> [String: Int] = { title == "warnings" ? $0.warnings : title == "notes" ? $0.notes : $0.errors }
-        printTable(rows.map(\.name) + ["total", "cause"], ordered.map { cause in
-            rows.map { String(perRepository($0)[cause] ?? 0) } + [String(causes[cause]!), cause]
-        }, left: [rows.count + 1])
+        printTable(
+            rows.map(\.name) + ["total", "cause"],
+            ordered.map { cause in
+                rows.map { String(perRepository($0)[cause] ?? 0) } + [String(causes[cause]!), cause]
+            }, left: [rows.count + 1])
     }
     if !total.newParseErrors.isEmpty {
         print("")
@@ -163,15 +172,18 @@ func realWorld(_ settings: RealWorldSettings) throws -> Bool {
         print("in-place timing: one core (taskset -c 0 where available), user + system seconds, median of \(settings.runs):")
         print("`dewrap -j 1 -i COPY` (each changed file flushed to disk before its rename) against `swiftc -frontend -parse` of the")
         print("same files; MB/s of user + system; ratio = swiftc / dewrap, user + system")
-        printTable(["repository", "files", "MB", "dewrap user s", "sys s", "MB/s", "swiftc user s", "sys s", "MB/s", "ratio"],
-                   (rows + [total]).compactMap { row in
-            guard let timing = row.timing else { return nil }
-            let megabytes = Double(row.bytes) / 1e6
-            return [row.name, String(row.files), fixed(megabytes, 1),
+        printTable(
+            ["repository", "files", "MB", "dewrap user s", "sys s", "MB/s", "swiftc user s", "sys s", "MB/s", "ratio"],
+            (rows + [total]).compactMap { row in
+                guard let timing = row.timing else { return nil }
+                let megabytes = Double(row.bytes) / 1e6
+                return [
+                    row.name, String(row.files), fixed(megabytes, 1),
                     fixed(timing.dewrap.user, 3), fixed(timing.dewrap.system, 3), fixed(megabytes / timing.dewrap.total),
                     fixed(timing.swiftc.user, 3), fixed(timing.swiftc.system, 3), fixed(megabytes / timing.swiftc.total, 1),
-                    fixed(timing.swiftc.total / timing.dewrap.total, 1) + "×"]
-        })
+                    fixed(timing.swiftc.total / timing.dewrap.total, 1) + "×",
+                ]
+            })
     }
     return total.status == 0 && total.errors.isEmpty && total.newParseErrors.isEmpty
 }
@@ -204,7 +216,8 @@ private func lowerRepository(_ repository: String, _ settings: RealWorldSettings
     let prefix = copy + "/"
     for line in run.errors.split(separator: "\n") {
         let text = String(line)
-        for (marker, keyPath) in [(": warning: ", \RepositoryRow.warnings), (": note: ", \RepositoryRow.notes), (": error: ", \RepositoryRow.errors)] {
+        for (marker, keyPath) in [(": warning: ", \RepositoryRow.warnings), (": note: ", \RepositoryRow.notes), (": error: ", \RepositoryRow.errors)]
+        {
             guard let range = text.range(of: marker) else { continue }
             row[keyPath: keyPath][cause(of: String(text[range.upperBound...])), default: 0] += 1
             break
@@ -285,7 +298,8 @@ private func attributeTokens(_ bytes: [UInt8]) -> [String: Int] {
         if tokens[index].kind == .atSign && tokens[index + 1].kind.isWord && tokens[index + 1].start == tokens[index].end {
             let name = String(decoding: bytes[tokens[index + 1].start..<tokens[index + 1].end], as: UTF8.self)
             if let first = name.unicodeScalars.first, CharacterSet.uppercaseLetters.contains(first), !notWrappers.contains(name),
-               !name.hasSuffix("Builder"), !name.hasSuffix("Actor") {
+                !name.hasSuffix("Builder"), !name.hasSuffix("Actor")
+            {
                 counts[name, default: 0] += 1
             }
         }

@@ -42,6 +42,8 @@ func roundTrip(_ files: [String]) -> Bool {
             print("\(path): lowering its own output changes it again")
         }
     }
-    print("roundtrip: \(files.count) files, \(megabytes(totalBytes)) MB, \(diagnosticCount) lexer diagnostics, \(lowered) files lowered (idempotent), \(notes) lowering diagnostics, \(failures) failures")
+    print(
+        "roundtrip: \(files.count) files, \(megabytes(totalBytes)) MB, \(diagnosticCount) lexer diagnostics, \(lowered) files lowered (idempotent), \(notes) lowering diagnostics, \(failures) failures"
+    )
     return failures == 0
 }

@@ -59,7 +59,9 @@ case "bench-lex":
     let bytes = Double(inputs.reduce(0) { $0 + $1.count })
     let lex = medianSeconds(runs: runs) { timed { for input in inputs { _ = Lexer.lex(input).tokens.count } } }
     let parse = medianSeconds(runs: runs) { timed { for input in inputs { _ = Parser.parse(input).items.count } } }
-    print("\(inputs.count) files, \(megabytes(Int(bytes))) MB: lex \(Int(bytes / 1e6 / lex)) MB/s, lex+parse \(Int(bytes / 1e6 / parse)) MB/s (median of \(runs))")
+    print(
+        "\(inputs.count) files, \(megabytes(Int(bytes))) MB: lex \(Int(bytes / 1e6 / lex)) MB/s, lex+parse \(Int(bytes / 1e6 / parse)) MB/s (median of \(runs))"
+    )
     exit(0)
 case "differential":
     var settings = DifferentialSettings()
@@ -75,7 +77,8 @@ case "differential":
     }
     if settings.emit == nil {
         guard let dewrap = option("--dewrap"), let swiftc = option("--swiftc"), let work = option("--work"),
-              let standIn = option("--standin") else { fail("differential needs --dewrap, --swiftc, --work and --standin") }
+            let standIn = option("--standin")
+        else { fail("differential needs --dewrap, --swiftc, --work and --standin") }
         (settings.dewrap, settings.swiftc, settings.work, settings.standIn) = (dewrap, swiftc, work, standIn)
     }
     do { exit(try differential(settings) ? 0 : 1) } catch let error as DifferentialError { fail(error.message) } catch { fail("\(error)") }

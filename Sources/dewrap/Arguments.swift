@@ -302,8 +302,12 @@ func parseArguments(_ arguments: [String]) throws(UsageError) -> Invocation {
             throw UsageError(message: "'--write-module-index' writes only the index; it lowers no input ('\(input)')")
         }
         if outputPath != nil || inPlace || !comparisonFlags.isEmpty || !emitFlags.isEmpty || invocation.lineDirectives
-            || invocation.moduleIndex != nil {
-            throw UsageError(message: "'--write-module-index' writes only the index; it takes no '-o', '--in-place', '--check', '--diff', '--emit-…', '--line-directives' or '--module-index'")
+            || invocation.moduleIndex != nil
+        {
+            throw UsageError(
+                message:
+                    "'--write-module-index' writes only the index; it takes no '-o', '--in-place', '--check', '--diff', '--emit-…', '--line-directives' or '--module-index'"
+            )
         }
         return invocation
     }

@@ -113,7 +113,7 @@ struct EditScript {
             let length = j - i
             if provisional * 4 > length {
                 for k in i..<j where d[k] == .provisional { d[k] = .keep }
-                i += 1  // the run's later certain discards are looked at again, as in diff
+                i += 1 // the run's later certain discards are looked at again, as in diff
                 continue
             }
             do {
@@ -134,7 +134,7 @@ struct EditScript {
                     } else {
                         consecutive += 1
                         if minimum == consecutive {
-                            k -= consecutive  // back to the row's start, to keep it all
+                            k -= consecutive // back to the row's start, to keep it all
                         } else if minimum < consecutive {
                             d[i + k] = .keep
                         }
@@ -270,7 +270,7 @@ private struct MiddleSnakeSearch {
     mutating func split(_ xoff: Int, _ xlim: Int, _ yoff: Int, _ ylim: Int, minimal: Bool)
         -> (x: Int, y: Int, lowMinimal: Bool, highMinimal: Bool)
     {
-        let shift = b.count + 1  // diagonal d is at index d + shift
+        let shift = b.count + 1 // diagonal d is at index d + shift
         let dmin = xoff - ylim, dmax = xlim - yoff
         let fmid = xoff - yoff, bmid = xlim - ylim
         var fmin = fmid, fmax = fmid, bmin = bmid, bmax = bmid

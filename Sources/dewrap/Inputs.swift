@@ -68,8 +68,10 @@ func swiftFiles(inFolder folder: String, skipping: FileIdentity? = nil) -> [Stri
     return files
 }
 
-private func collectSwiftFiles(in folder: String, under relative: String, skipping: FileIdentity?, depth: Int,
-                               into files: inout [String]) {
+private func collectSwiftFiles(
+    in folder: String, under relative: String, skipping: FileIdentity?, depth: Int,
+    into files: inout [String]
+) {
     guard depth < 64, let directory = opendir(folder) else { return }
     var names: [String] = []
     while let entry = readdir(directory) {

@@ -76,7 +76,7 @@ private struct JSONReader {
     }
 
     private mutating func members(depth: Int) throws(JSONError) -> [(name: String, nameOffset: Int, value: JSONValue)] {
-        index += 1  // {
+        index += 1 // {
         var members: [(name: String, nameOffset: Int, value: JSONValue)] = []
         skipWhitespace()
         if peek() == UInt8(ascii: "}") { index += 1; return members }
@@ -102,7 +102,7 @@ private struct JSONReader {
     }
 
     private mutating func elements(depth: Int) throws(JSONError) -> [JSONValue] {
-        index += 1  // [
+        index += 1 // [
         var elements: [JSONValue] = []
         skipWhitespace()
         if peek() == UInt8(ascii: "]") { index += 1; return elements }
@@ -118,7 +118,7 @@ private struct JSONReader {
     }
 
     private mutating func string() throws(JSONError) -> String {
-        index += 1  // "
+        index += 1 // "
         var utf8: [UInt8] = []
         while true {
             guard let byte = peek() else { throw error("unterminated string") }
@@ -153,11 +153,13 @@ private struct JSONReader {
         case UInt8(ascii: "u"):
             let first = try hexQuad()
             if (0xD800..<0xDC00).contains(first), peek() == UInt8(ascii: "\\"),
-               index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u") {
+                index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u")
+            {
                 index += 2
                 let second = try hexQuad()
                 if (0xDC00..<0xE000).contains(second),
-                   let scalar = Unicode.Scalar(0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)) {
+                    let scalar = Unicode.Scalar(0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00))
+                {
                     return scalar
                 }
             }

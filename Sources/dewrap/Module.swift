@@ -21,9 +21,11 @@ import Darwin
 /// `declaringInputs` is set to the inputs that may declare a function with wrapped parameters
 /// (`mayDeclareWrappedParameter`) when every input was read here, so that the run need not read
 /// them again to find out.
-func readModule(_ inputs: [String], moduleSources: [String], dependencies: [String] = [],
-                moduleIndex: [String: ModuleIndexEntry]? = nil, wrapperShapes: inout WrapperShapes,
-                declaringInputs: inout Set<String>?) -> ModuleSources? {
+func readModule(
+    _ inputs: [String], moduleSources: [String], dependencies: [String] = [],
+    moduleIndex: [String: ModuleIndexEntry]? = nil, wrapperShapes: inout WrapperShapes,
+    declaringInputs: inout Set<String>?
+) -> ModuleSources? {
     let paths = inputs.filter { $0 != "-" } + moduleSources
     guard paths.count > 1 || !moduleSources.isEmpty || !dependencies.isEmpty else { return nil }
     let inputCount = paths.count - moduleSources.count
@@ -39,8 +41,9 @@ func readModule(_ inputs: [String], moduleSources: [String], dependencies: [Stri
         if position < inputCount && mayDeclareWrappedParameter(source) { declaring?.insert(path) }
     }
     declaringInputs = declaring
-    return ModuleSources(reading: { paths.compactMap { try? readInput($0) } },
-                         dependencies: { dependencies.compactMap { try? readInput($0) } })
+    return ModuleSources(
+        reading: { paths.compactMap { try? readInput($0) } },
+        dependencies: { dependencies.compactMap { try? readInput($0) } })
 }
 
 /// The `.swift` files the `--module-sources` paths name (a folder is searched as a folder input
@@ -105,8 +108,10 @@ struct ModuleSourceUses {
 ///
 /// `run` holds each input's first lowering (nil for one that was not lowered), `runPaths` their
 /// paths; `options` are the run's (the module's declarations and wrappers included).
-func moduleSourceUses(_ files: [String], moduleIndex: [String: ModuleIndexEntry]? = nil, run: [LoweringResult.Projections?],
-                      runPaths: [String], options: LoweringOptions) -> ModuleSourceUses {
+func moduleSourceUses(
+    _ files: [String], moduleIndex: [String: ModuleIndexEntry]? = nil, run: [LoweringResult.Projections?],
+    runPaths: [String], options: LoweringOptions
+) -> ModuleSourceUses {
     var uses = ModuleSourceUses()
     let lowered = LoweringResult.Projections.acrossFiles(run).names
     guard !files.isEmpty, !lowered.isEmpty else { return uses }
@@ -144,7 +149,8 @@ func moduleSourceUses(_ files: [String], moduleIndex: [String: ModuleIndexEntry]
         // With an index, only the files that use a lowered name; without, those that spell one.
         if indexed != nil && !spelled[index] { continue }
         guard let source = try? readInput(file), notSwiftSource(source) == nil,
-              spelled[index] || asked.contains(where: { bytes(source, contain: $0) }) else { continue }
+            spelled[index] || asked.contains(where: { bytes(source, contain: $0) })
+        else { continue }
         var fileOptions = options
         fileOptions.lineDirectives = nil
         fileOptions.strict = false
@@ -165,7 +171,10 @@ func moduleSourceUses(_ files: [String], moduleIndex: [String: ModuleIndexEntry]
     if let indexed { wrapped = indexed } else { uses.wrapped = wrapped.sorted() }
     for candidate in candidates {
         let diagnostics = candidate.rewritten.filter { !wrapped.contains($0.name) }.map { use in
-            Diagnostic(.note, at: use.offset, "'$\(use.name)' would need rewriting to '_$\(use.name)': '\(use.name)' is lowered in '\(loweredIn[use.name] ?? "another input")'; this file is a module source, read but not written")
+            Diagnostic(
+                .note, at: use.offset,
+                "'$\(use.name)' would need rewriting to '_$\(use.name)': '\(use.name)' is lowered in '\(loweredIn[use.name] ?? "another input")'; this file is a module source, read but not written"
+            )
         }
         if !diagnostics.isEmpty { uses.notes.append((candidate.path, candidate.source, diagnostics)) }
     }

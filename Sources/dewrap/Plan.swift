@@ -23,11 +23,12 @@ struct Job {
 func plan(_ invocation: Invocation, inputs: Inputs) throws(UsageError) -> [Job] {
     var seen: [FileIdentity: String] = [:]
     for input in inputs.files where input.path != "-" {
-        guard let identity = FileIdentity(path: input.path) else { continue }  // reported when read
+        guard let identity = FileIdentity(path: input.path) else { continue } // reported when read
         if let earlier = seen[identity] {
-            throw UsageError(message: earlier == input.path
-                ? "'\(earlier)' is given twice: two of the folders given hold it"
-                : "'\(earlier)' and '\(input.path)' are the same file")
+            throw UsageError(
+                message: earlier == input.path
+                    ? "'\(earlier)' is given twice: two of the folders given hold it"
+                    : "'\(earlier)' and '\(input.path)' are the same file")
         }
         seen[identity] = input.path
     }

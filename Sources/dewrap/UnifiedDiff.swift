@@ -32,11 +32,12 @@ func unifiedDiff(_ old: [UInt8], _ new: [UInt8], oldName: String, newName: Strin
     for hunk in hunks(oldChanged: oldChanged, newChanged: newChanged, context: context) {
         out += "@@ -\(rangeText(hunk.old)) +\(rangeText(hunk.new)) @@\n".utf8
         for line in hunk.lines {
-            let (marker, bytes, range): (UInt8, [UInt8], Range<Int>) = switch line {
-            case .same(let i): (UInt8(ascii: " "), old, oldLines[i])
-            case .deleted(let i): (UInt8(ascii: "-"), old, oldLines[i])
-            case .inserted(let j): (UInt8(ascii: "+"), new, newLines[j])
-            }
+            let (marker, bytes, range): (UInt8, [UInt8], Range<Int>) =
+                switch line {
+                case .same(let i): (UInt8(ascii: " "), old, oldLines[i])
+                case .deleted(let i): (UInt8(ascii: "-"), old, oldLines[i])
+                case .inserted(let j): (UInt8(ascii: "+"), new, newLines[j])
+                }
             out.append(marker)
             out += bytes[range]
             if range.isEmpty || bytes[range.upperBound - 1] != UInt8(ascii: "\n") {
@@ -119,7 +120,8 @@ private func hunks(oldChanged: [Bool], newChanged: [Bool], context: Int) -> [Hun
     while index < changes.count {
         var last = index
         while last + 1 < changes.count
-            && changes[last + 1].i - (changes[last].i + changes[last].deleted) <= 2 * context {
+            && changes[last + 1].i - (changes[last].i + changes[last].deleted) <= 2 * context
+        {
             last += 1
         }
         let first = changes[index], final = changes[last]

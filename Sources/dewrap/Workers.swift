@@ -23,11 +23,13 @@ func concurrentForEach(_ count: Int, threads: Int, _ body: @escaping @Sendable (
     for _ in 1..<max(1, min(threads, count)) {
         var thread = pthread_t()
         let context = Unmanaged.passRetained(work).toOpaque()
-        let result = pthread_create(&thread, nil, { context in
-            let work = Unmanaged<WorkList>.fromOpaque(context!).takeRetainedValue()
-            work.drain()
-            return nil
-        }, context)
+        let result = pthread_create(
+            &thread, nil,
+            { context in
+                let work = Unmanaged<WorkList>.fromOpaque(context!).takeRetainedValue()
+                work.drain()
+                return nil
+            }, context)
         if result == 0 {
             started.append(thread)
         } else {

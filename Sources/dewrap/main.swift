@@ -29,8 +29,9 @@ func main() -> ExitStatus {
                         return .failure
                     }
                 }
-                try writeModuleIndex(path, moduleSources: moduleSourceFiles(invocation.moduleSources, inputs: []),
-                                     wrapperSources: wrapperSourceFiles(invocation.wrapperSources))
+                try writeModuleIndex(
+                    path, moduleSources: moduleSourceFiles(invocation.moduleSources, inputs: []),
+                    wrapperSources: wrapperSourceFiles(invocation.wrapperSources))
             } catch {
                 writeStandardError("dewrap: error: \(error.message)\n")
                 return .failure

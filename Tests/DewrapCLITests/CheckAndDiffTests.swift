@@ -70,15 +70,22 @@ import Testing
     /// on the first and the last line, hunks merged and apart.
     @Test func diffIsWhatDiffUPrints() throws {
         var inputs: [(String, [UInt8])] = []
-        for name in ["examples/PlayerView.swift", "lowering/CRLF.swift", "lowering/AccessLevels.swift",
-                     "lowering/ClosureParameters.swift", "lowering/LocalVariables.swift", "lowering/Composition.swift"] {
+        for name in [
+            "examples/PlayerView.swift", "lowering/CRLF.swift", "lowering/AccessLevels.swift",
+            "lowering/ClosureParameters.swift", "lowering/LocalVariables.swift", "lowering/Composition.swift",
+        ] {
             let url = fixturesFolder.appendingPathComponent(name)
             if FileManager.default.fileExists(atPath: url.path) { inputs.append((url.lastPathComponent, try bytes(of: url))) }
         }
         #expect(inputs.count == 6)
         let filler = (0..<12).map { "    let k\($0) = \($0)\n" }.joined()
         inputs.append(("NoNewline.swift", Array("struct N {\n    @State private var on = false\n}".utf8)))
-        inputs.append(("FirstAndLast.swift", Array("@propertyWrapper struct W { var wrappedValue: Int }\nstruct S {\n\(filler)    @W var a: Int\n\(filler)    @W var b: Int\n}".utf8)))
+        inputs.append(
+            (
+                "FirstAndLast.swift",
+                Array(
+                    "@propertyWrapper struct W { var wrappedValue: Int }\nstruct S {\n\(filler)    @W var a: Int\n\(filler)    @W var b: Int\n}".utf8)
+            ))
         inputs.append(("Close.swift", Array("struct C {\n    @State private var a = 1\n    let k = 0\n    @State private var b = 2\n}\n".utf8)))
 
         let folder = try makeScratchFolder()

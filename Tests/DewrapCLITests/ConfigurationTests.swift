@@ -40,7 +40,10 @@ import Testing
             #expect(outcome.status == 0)
             #expect(outcome.stdoutText.contains("    private var _name: Trimmed\n"))
             #expect(outcome.stdoutText.contains("\n@preconcurrency @MainActor struct Shelf {\n"))
-            #expect(outcome.stderr == "Sources/Views/Form.swift:10:16: warning: cannot lower 'count': its type cannot be read from the source; add a type annotation\n")
+            #expect(
+                outcome.stderr
+                    == "Sources/Views/Form.swift:10:16: warning: cannot lower 'count': its type cannot be read from the source; add a type annotation\n"
+            )
         }
         // From another folder, by an absolute path: the same wrapper sources.
         let absolute = try runDewrap(["--config", folder.path + "/Sources/.dewrap.json", "-"], stdin: Array(source.utf8))
@@ -62,7 +65,10 @@ import Testing
 
     /// Every problem is an error at its line and column that names the key; nothing is lowered.
     @Test(arguments: [
-        ("{\n  \"strict\": true,\n  \"stritc\": false\n}\n", "3:3: error: unknown key 'stritc' (the keys are 'strict', 'swiftVersion', 'wrapperSources', 'moduleSources')"),
+        (
+            "{\n  \"strict\": true,\n  \"stritc\": false\n}\n",
+            "3:3: error: unknown key 'stritc' (the keys are 'strict', 'swiftVersion', 'wrapperSources', 'moduleSources')"
+        ),
         ("{ \"strict\": \"yes\" }", "1:13: error: 'strict' must be true or false"),
         ("{ \"swiftVersion\": 4 }", "1:19: error: 'swiftVersion' must be 5 or 6"),
         ("{ \"swiftVersion\": \"5\" }", "1:19: error: 'swiftVersion' must be 5 or 6"),
@@ -74,7 +80,10 @@ import Testing
         ("[\"strict\"]", "1:1: error: a configuration is a JSON object, { \"key\": value, … }"),
         ("", "1:1: error: not valid JSON: expected a value, found the end"),
         ("{ \"\\u0073trict\": 1 }", "1:18: error: 'strict' must be true or false"),
-        ("{ \"a\\ud83d\\ude00\\n\": 1 }", "1:3: error: unknown key 'a😀\n' (the keys are 'strict', 'swiftVersion', 'wrapperSources', 'moduleSources')"),
+        (
+            "{ \"a\\ud83d\\ude00\\n\": 1 }",
+            "1:3: error: unknown key 'a😀\n' (the keys are 'strict', 'swiftVersion', 'wrapperSources', 'moduleSources')"
+        ),
     ])
     func problemsAreErrorsThatNameTheKey(config: String, message: String) throws {
         let folder = try project(config: config)

@@ -8,21 +8,21 @@ import Testing
     /// and what a folder search must skip: hidden folders (`.build`), other file kinds.
     let app: [String: String] = [
         "App/Views/Row.swift": """
-            import SwiftUI
-            struct Row: View {
-                @State var count = 0
-                var body: some View { Text("\\(count)") }
-            }
+        import SwiftUI
+        struct Row: View {
+            @State var count = 0
+            var body: some View { Text("\\(count)") }
+        }
 
-            """,
+        """,
         "App/Settings/Row.swift": """
-            import SwiftUI
-            struct SettingsRow: View {
-                var row: Row
-                var body: some View { Stepper("n", value: row.$count) }
-            }
+        import SwiftUI
+        struct SettingsRow: View {
+            var row: Row
+            var body: some View { Stepper("n", value: row.$count) }
+        }
 
-            """,
+        """,
         "App/Models/Item.swift": "struct Item {\n    var name = \"\"\n}\n",
         "App/.build/Generated.swift": "struct Generated {\n    @State var hidden = 0\n}\n",
         "App/.hidden.swift": "struct Hidden {\n    @State var hidden = 0\n}\n",
@@ -70,8 +70,9 @@ import Testing
         try write("struct Loose {\n    @State var on = false\n}\n", to: folder.appendingPathComponent("Loose.swift"))
         let mixed = try runDewrap(["-o", "out", "App", "Loose.swift"], in: folder)
         #expect(mixed.status == 0, "\(mixed.stderr)")
-        #expect(try files(under: folder.appendingPathComponent("out")).keys.sorted()
-            == ["Loose.swift", "Models/Item.swift", "Settings/Row.swift", "Views/Row.swift"])
+        #expect(
+            try files(under: folder.appendingPathComponent("out")).keys.sorted()
+                == ["Loose.swift", "Models/Item.swift", "Settings/Row.swift", "Views/Row.swift"])
     }
 
     /// `--file-by-file`: each input alone, as before a run was a module: another file's `$count`
@@ -112,8 +113,10 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let outcome = try runDewrap(["--check", "-j", "2", "App/"], in: folder)
         #expect(outcome.status == 1)
-        #expect(outcome.stdoutText == ["App/Z.swift", "App/a/b/c.swift", "App/a/z.swift", "App/a.swift", "App/b.swift", "App/ä.swift"]
-            .map { $0 + "\n" }.joined())
+        #expect(
+            outcome.stdoutText
+                == ["App/Z.swift", "App/a/b/c.swift", "App/a/z.swift", "App/a.swift", "App/b.swift", "App/ä.swift"]
+                .map { $0 + "\n" }.joined())
     }
 
     @Test func anOutputFolderInsideTheInputIsNotSearched() throws {
@@ -123,8 +126,9 @@ import Testing
             let outcome = try runDewrap(["-o", "App/lowered", "App"], in: folder)
             #expect(outcome.status == 0, "\(outcome.stderr)")
         }
-        #expect(try files(under: folder.appendingPathComponent("App/lowered")).keys.sorted()
-            == ["Models/Item.swift", "Settings/Row.swift", "Views/Row.swift"])
+        #expect(
+            try files(under: folder.appendingPathComponent("App/lowered")).keys.sorted()
+                == ["Models/Item.swift", "Settings/Row.swift", "Views/Row.swift"])
     }
 
     @Test(arguments: [

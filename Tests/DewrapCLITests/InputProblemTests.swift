@@ -25,13 +25,19 @@ import Testing
     /// Anywhere in the file, in a comment or a string literal too: swiftc rejects
     /// invalid UTF-8 everywhere, and no source file holds a NUL.
     static let notSource: [(source: [UInt8], message: String)] = [
-        (Array("struct V {\n    @State var x = 1 // a".utf8) + [0] + Array("b\n}\n".utf8),
-         "2:26: error: not Swift source: it contains a NUL byte"),
-        (Array("struct V {\n    @State private var s = \"caf".utf8) + [0xE9] + Array("\"\n}\n".utf8),
-         "2:32: error: not Swift source: it is not UTF-8 (byte 0xE9)"),
+        (
+            Array("struct V {\n    @State var x = 1 // a".utf8) + [0] + Array("b\n}\n".utf8),
+            "2:26: error: not Swift source: it contains a NUL byte"
+        ),
+        (
+            Array("struct V {\n    @State private var s = \"caf".utf8) + [0xE9] + Array("\"\n}\n".utf8),
+            "2:32: error: not Swift source: it is not UTF-8 (byte 0xE9)"
+        ),
         // A surrogate, a sequence cut short, an overlong form.
-        (Array("/* ".utf8) + [0xED, 0xA0, 0x80] + Array(" */ struct V {}\n".utf8),
-         "1:4: error: not Swift source: it is not UTF-8 (byte 0xED)"),
+        (
+            Array("/* ".utf8) + [0xED, 0xA0, 0x80] + Array(" */ struct V {}\n".utf8),
+            "1:4: error: not Swift source: it is not UTF-8 (byte 0xED)"
+        ),
         (Array("let a = 1 // ".utf8) + [0xE6, 0xBC], "1:14: error: not Swift source: it is not UTF-8 (byte 0xE6)"),
         (Array("@State var x = 1 // ".utf8) + [0xC0, 0xAF], "1:21: error: not Swift source: it is not UTF-8 (byte 0xC0)"),
     ]
@@ -42,8 +48,10 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("in.swift")
         try Data(source).write(to: file)
-        for arguments in [["in.swift"], ["in.swift", "-o", "out.swift"], ["--in-place", "in.swift"],
-                          ["--check", "in.swift"], ["--emit-tokens", "in.swift"]] {
+        for arguments in [
+            ["in.swift"], ["in.swift", "-o", "out.swift"], ["--in-place", "in.swift"],
+            ["--check", "in.swift"], ["--emit-tokens", "in.swift"],
+        ] {
             let outcome = try runDewrap(arguments, in: folder)
             #expect(outcome.status == 1, "\(arguments)")
             #expect(outcome.stdout.isEmpty, "\(arguments)")

@@ -27,13 +27,15 @@ import Testing
                 try manager.createDirectory(at: folder.appendingPathComponent(sub), withIntermediateDirectories: true)
             }
             for script in ["dewrap", "install", "release-build"] {
-                try manager.copyItem(at: InstallScriptTests.binFolder.appendingPathComponent(script),
-                                     to: repo.appendingPathComponent("bin/\(script)"))
+                try manager.copyItem(
+                    at: InstallScriptTests.binFolder.appendingPathComponent(script),
+                    to: repo.appendingPathComponent("bin/\(script)"))
             }
             try write("// swift-tools-version: 6.3\n", to: repo.appendingPathComponent("Package.swift"))
             // `swift build … --package-path ROOT …`: the "executable" echoes its arguments.
             let swift = folder.appendingPathComponent("tools/swift")
-            try write("""
+            try write(
+                """
                 #!/usr/bin/env bash
                 set -euo pipefail
                 while [[ $# -gt 0 ]]; do

@@ -39,7 +39,8 @@ struct ModuleRunTests {
     @Test func wrappedParameterCallsInOtherFilesAreRewritten() throws {
         let folder = try makeScratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        try write("""
+        try write(
+            """
             @propertyWrapper struct Clamped {
                 var wrappedValue: Int
                 init(wrappedValue: Int) { self.wrappedValue = min(wrappedValue, 10) }
@@ -60,13 +61,19 @@ struct ModuleRunTests {
 
         let unmatched = try runDewrap(["A.swift", "B.swift", "C.swift", "-o", "unmatched"], in: folder)
         #expect(unmatched.status == 0)
-        #expect(unmatched.stderr.contains("A.swift:5:6: warning: cannot lower the wrapped parameters of 'show': its use at C.swift:1:27 cannot be rewritten: this use is not a call dewrap can match to its parameters"), "\(unmatched.stderr)")
+        #expect(
+            unmatched.stderr.contains(
+                "A.swift:5:6: warning: cannot lower the wrapped parameters of 'show': its use at C.swift:1:27 cannot be rewritten: this use is not a call dewrap can match to its parameters"
+            ), "\(unmatched.stderr)")
         #expect(try text("unmatched/A.swift").contains("func show(@Clamped level: Int)"))
         #expect(try text("unmatched/B.swift") == "func use() -> Int { show(level: 42) }\n")
 
         let readOnly = try runDewrap(["A.swift", "--module-sources", "B.swift", "-o", "readOnly.swift"], in: folder)
         #expect(readOnly.status == 0)
-        #expect(readOnly.stderr.contains("cannot lower the wrapped parameters of 'show': the module source 'B.swift' names it, and module sources are read, never written"), "\(readOnly.stderr)")
+        #expect(
+            readOnly.stderr.contains(
+                "cannot lower the wrapped parameters of 'show': the module source 'B.swift' names it, and module sources are read, never written"),
+            "\(readOnly.stderr)")
         #expect(try text("readOnly.swift").contains("func show(@Clamped level: Int)"))
 
         // Alone, the file is the module: its function is lowered.

@@ -77,11 +77,19 @@ import Testing
         #expect(alone.stderr.contains("dewrap does not have the declaration of '@Clamped'"))
         #expect(alone.stderr.contains("cannot lower 'sort'"))
 
-        for arguments in [["--module-sources", "Plain"], ["--module-sources=Plain/Clamped.swift", "--module-sources", "Plain/Models.swift",
-                                                          "--module-sources", "Plain/Button.swift"]] {
+        for arguments in [
+            ["--module-sources", "Plain"],
+            [
+                "--module-sources=Plain/Clamped.swift", "--module-sources", "Plain/Models.swift",
+                "--module-sources", "Plain/Button.swift",
+            ],
+        ] {
             let outcome = try runDewrap(arguments + ["-i", "View.swift"], in: folder)
             #expect(outcome.status == 0)
-            #expect(outcome.stderr == "Plain/Button.swift:5:39: note: '$count' would need rewriting to '_$count': 'count' is lowered in 'View.swift'; this file is a module source, read but not written\n")
+            #expect(
+                outcome.stderr
+                    == "Plain/Button.swift:5:39: note: '$count' would need rewriting to '_$count': 'count' is lowered in 'View.swift'; this file is a module source, read but not written\n"
+            )
             let lowered = String(decoding: try bytes(of: folder.appendingPathComponent("View.swift")), as: UTF8.self)
             #expect(lowered.contains("    private var _volume: Clamped\n"), "\(lowered)")
             #expect(lowered.contains("        self._volume = Clamped(wrappedValue: volume)\n"))
@@ -173,7 +181,10 @@ import Testing
         // An index of other files is refused.
         let other = try runDewrap(["--module-sources", "Plain/Models.swift", "--module-index", "index.swift", "View.swift"], in: folder)
         #expect(other.status == 1)
-        #expect(other.stderr == "dewrap: error: 'index.swift' is not a module index of these module sources (format 2); write it again with '--write-module-index'\n")
+        #expect(
+            other.stderr
+                == "dewrap: error: 'index.swift' is not a module index of these module sources (format 2); write it again with '--write-module-index'\n"
+        )
         let alone = try runDewrap(["--module-index", "index.swift", "View.swift"], in: folder)
         #expect(alone.status == 64)
     }
@@ -235,18 +246,22 @@ import Testing
         #expect(try FileManager.default.attributesOfItem(atPath: index.path)[.systemFileNumber] as? Int == inode)
 
         // Comments, layout and function bodies: the same index.
-        for edit in [models.replacingOccurrences(of: "print(\"made\")", with: "print(\"made\", 1) // and a comment"),
-                     models.replacingOccurrences(of: "\"Store\"", with: "\"A store\"\n"),
-                     models.replacingOccurrences(of: "    case name, date", with: "    case name,   date  /* … */")] {
+        for edit in [
+            models.replacingOccurrences(of: "print(\"made\")", with: "print(\"made\", 1) // and a comment"),
+            models.replacingOccurrences(of: "\"Store\"", with: "\"A store\"\n"),
+            models.replacingOccurrences(of: "    case name, date", with: "    case name,   date  /* … */"),
+        ] {
             try write(edit, to: file)
             #expect(try run() == first, "\(edit)")
         }
         #expect(try FileManager.default.attributesOfItem(atPath: index.path)[.systemFileNumber] as? Int == inode)
         // A declaration, an initial value, a signature, a `$x` in a body: another index.
-        for edit in [models.replacingOccurrences(of: "case name, date", with: "case name, date, size"),
-                     models.replacingOccurrences(of: "static let shared = Store()", with: "static let shared: Store? = nil"),
-                     models.replacingOccurrences(of: "func title() -> String", with: "func title() -> Substring"),
-                     models.replacingOccurrences(of: "print(\"made\")", with: "print($made)")] {
+        for edit in [
+            models.replacingOccurrences(of: "case name, date", with: "case name, date, size"),
+            models.replacingOccurrences(of: "static let shared = Store()", with: "static let shared: Store? = nil"),
+            models.replacingOccurrences(of: "func title() -> String", with: "func title() -> Substring"),
+            models.replacingOccurrences(of: "print(\"made\")", with: "print($made)"),
+        ] {
             try write(edit, to: file)
             #expect(try run() != first, "\(edit)")
         }
@@ -266,14 +281,16 @@ import Testing
         let folder = try makeScratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("Dep"), withIntermediateDirectories: true)
-        try write("""
+        try write(
+            """
             public enum Theme { case light, dark
                 public static let standard = Theme.dark
                 static let hidden = Theme.light
             }
 
             """, to: folder.appendingPathComponent("Dep/Theme.swift"))
-        try write("""
+        try write(
+            """
             import SwiftUI
             struct V: View {
                 @State private var theme = Theme.standard

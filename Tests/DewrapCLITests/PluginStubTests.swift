@@ -35,11 +35,12 @@ import Testing
         let api = try #require(Self.pluginAPI, "no PackagePlugin module beside swiftc")
         let folder = try makeScratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let stub = try Self.swiftc([
-            "-parse-as-library", "-emit-module", "-module-name", "XcodeProjectPlugin",
-            fixturesFolder.appendingPathComponent("xcode/XcodeProjectPlugin.swift").path,
-            "-emit-module-path", folder.appendingPathComponent("XcodeProjectPlugin.swiftmodule").path,
-        ], api: api)
+        let stub = try Self.swiftc(
+            [
+                "-parse-as-library", "-emit-module", "-module-name", "XcodeProjectPlugin",
+                fixturesFolder.appendingPathComponent("xcode/XcodeProjectPlugin.swift").path,
+                "-emit-module-path", folder.appendingPathComponent("XcodeProjectPlugin.swiftmodule").path,
+            ], api: api)
         #expect(stub.status == 0, "the stand-in does not build: \(stub.stderr)")
         // The probe holds only if the `#if canImport(XcodeProjectPlugin)` branch was compiled.
         let probe = folder.appendingPathComponent("Probe.swift")
@@ -65,7 +66,8 @@ import Testing
         let folder = try makeScratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let driver = folder.appendingPathComponent("main.swift")
-        try write("""
+        try write(
+            """
             import Foundation
             for files in CommandLine.arguments.dropFirst() {
                 let urls = files.split(separator: ",").map { URL(fileURLWithPath: String($0)) }
@@ -74,23 +76,27 @@ import Testing
 
             """, to: driver)
         let program = folder.appendingPathComponent("folders")
-        let built = try Self.swiftc([
-            "-L", api.path, "-lPackagePlugin", "-Xlinker", "-rpath", "-Xlinker", api.path,
-            Self.pluginSources.appendingPathComponent("XcodeSupport.swift").path, driver.path, "-o", program.path,
-        ], api: api)
+        let built = try Self.swiftc(
+            [
+                "-L", api.path, "-lPackagePlugin", "-Xlinker", "-rpath", "-Xlinker", api.path,
+                Self.pluginSources.appendingPathComponent("XcodeSupport.swift").path, driver.path, "-o", program.path,
+            ], api: api)
         #expect(built.status == 0, "\(built.stderr)")
-        let run = try runProgram(program.path, [
-            "/p/App/App/Views/A.swift.dewrap,/p/App/App/Models/B.swift.dewrap",
-            "/p/App/App/Views/A.swift.dewrap",
-            "/p/App/A.swift.dewrap",
-            "/elsewhere/A.swift.dewrap",
-        ])
-        #expect(run.stdoutText == """
-            /p/App/App /p/App
-            /p/App/App/Views /p/App/App /p/App
-            /p/App
-            /p/App
+        let run = try runProgram(
+            program.path,
+            [
+                "/p/App/App/Views/A.swift.dewrap,/p/App/App/Models/B.swift.dewrap",
+                "/p/App/App/Views/A.swift.dewrap",
+                "/p/App/A.swift.dewrap",
+                "/elsewhere/A.swift.dewrap",
+            ])
+        #expect(
+            run.stdoutText == """
+                /p/App/App /p/App
+                /p/App/App/Views /p/App/App /p/App
+                /p/App
+                /p/App
 
-            """)
+                """)
     }
 }

@@ -96,14 +96,16 @@ struct DifferentialTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let dewrap = Self.executable("dewrap").path
         let wrong = folder.appendingPathComponent("wrong-dewrap")
-        try Data("""
+        try Data(
+            """
             #!/usr/bin/env bash
             # dewrap, then every lowered setter's store taken out
             "\(dewrap)" "$@" || exit $?
             out="$2"
             sed -i 's/\\(set {\\) _\\([A-Za-z0-9_]*\\)\\.wrappedValue = newValue }/\\1 _ = newValue }/' "$out"/*.swift
 
-            """.utf8).write(to: wrong)
+            """.utf8
+        ).write(to: wrong)
         _ = chmod(wrong.path, 0o755)
         func run(_ lowering: String, _ name: String) throws -> (status: Int32, verdicts: [String: String]) {
             let result = try Self.differential([

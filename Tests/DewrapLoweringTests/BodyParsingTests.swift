@@ -37,7 +37,8 @@ struct BodyParsingTests {
 
     /// The price of skipping, on purpose: a syntax error inside a plain body is left to the compiler.
     @Test func aSyntaxErrorInAPlainBodyIsLeftToTheCompiler() {
-        let input = Array("""
+        let input = Array(
+            """
             struct V {
                 @State var x = 1
                 func f() { let = 2 }
@@ -58,7 +59,8 @@ extension BodyParsingTests {
     /// A function with wrapped parameters is lowered only if no other declaration
     /// has its name, a local in a stepped-over body included.
     @Test func aLocalInASteppedOverBodyStillKeepsAWrappedParametersFunction() throws {
-        let input = Array("""
+        let input = Array(
+            """
             @propertyWrapper struct W { var wrappedValue: Int }
             func f(@W x: Int) -> Int { x }
             func g() -> Int {
@@ -89,12 +91,14 @@ extension BodyParsingTests {
             guard tokens.count > 2 else { continue }
             for _ in 0..<60 {
                 guard let mutated = Fixtures.tokenMutation(of: source, tokens: tokens, random: &random),
-                      Parser.parse(mutated).diagnostics.isEmpty else { continue }
+                    Parser.parse(mutated).diagnostics.isEmpty
+                else { continue }
                 let skipping = lower(mutated, fileName: "m.swift")
                 let full = lower(mutated, fileName: "m.swift", options: LoweringOptions(bodies: .all))
                 #expect(skipping.output == full.output, "\(String(decoding: mutated, as: UTF8.self))")
-                #expect(Fixtures.render(skipping.diagnostics, in: mutated) == Fixtures.render(full.diagnostics, in: mutated),
-                        "\(String(decoding: mutated, as: UTF8.self))")
+                #expect(
+                    Fixtures.render(skipping.diagnostics, in: mutated) == Fixtures.render(full.diagnostics, in: mutated),
+                    "\(String(decoding: mutated, as: UTF8.self))")
                 compared += 1
             }
         }

@@ -95,7 +95,8 @@ struct EnvironmentCatalogTests {
     }
 
     @Test func catalogTypeIsWritten() {
-        let result = lowered("import SwiftUI\nstruct A: View {\n    @Environment(\\.dismiss) private var dismiss\n    var body: some View { Text(\"\") }\n}\n")
+        let result = lowered(
+            "import SwiftUI\nstruct A: View {\n    @Environment(\\.dismiss) private var dismiss\n    var body: some View { Text(\"\") }\n}\n")
         #expect(result.diagnostics.isEmpty)
         #expect(result.output.contains("private var _dismiss: Environment<DismissAction> = Environment(\\.dismiss)\n"))
         #expect(result.output.contains("private var dismiss: DismissAction {\n"))
@@ -110,7 +111,8 @@ struct EnvironmentCatalogTests {
     /// `@Entry var name: T = …` and a computed property in the file's own extension; the file's
     /// declaration wins over the catalog's.
     @Test func theFilesOwnDeclarations() {
-        let result = lowered("""
+        let result = lowered(
+            """
             import SwiftUI
             extension EnvironmentValues {
                 @Entry var tint: Tint = .blue
@@ -130,10 +132,14 @@ struct EnvironmentCatalogTests {
     /// in an extension), a static one, an untyped `@Entry`, and an extension of another type.
     @Test func declarationsThatDoNotCount() {
         for declaration in ["var accent: Int = 1", "static var accent: Int { 1 }", "@Entry var accent = 1"] {
-            let result = lowered("import SwiftUI\nextension EnvironmentValues {\n    \(declaration)\n}\nstruct A {\n    @Environment(\\.accent) private var accent\n}\n")
+            let result = lowered(
+                "import SwiftUI\nextension EnvironmentValues {\n    \(declaration)\n}\nstruct A {\n    @Environment(\\.accent) private var accent\n}\n"
+            )
             #expect(result.diagnostics.count == 1, "\(declaration)")
         }
-        let other = lowered("import SwiftUI\nextension FocusedValues {\n    var accent: Int { 1 }\n}\nstruct A {\n    @Environment(\\.accent) private var accent\n}\n")
+        let other = lowered(
+            "import SwiftUI\nextension FocusedValues {\n    var accent: Int { 1 }\n}\nstruct A {\n    @Environment(\\.accent) private var accent\n}\n"
+        )
         #expect(other.diagnostics.count == 1)
     }
 

@@ -26,10 +26,12 @@ struct EquivalenceTests {
 
     /// A subset again in Swift 5 mode, where isolation problems are warnings
     /// and the compiler infers isolation differently (SPEC I-2).
-    @Test(arguments: ["examples/PlayerView", "lowering/Counter", "lowering/MixedMembers", "lowering/Initializers",
-                      "lowering/Observers", "lowering/RootClassInit", "lowering/KeyPathsAndMirror",
-                      "lowering/ObservableModel", "lowering/DeclaredWrappers", "lowering/Composition",
-                      "lowering/LocalVariables", "lowering/WrappedParameters", "lowering/ForEachBindings"])
+    @Test(arguments: [
+        "examples/PlayerView", "lowering/Counter", "lowering/MixedMembers", "lowering/Initializers",
+        "lowering/Observers", "lowering/RootClassInit", "lowering/KeyPathsAndMirror",
+        "lowering/ObservableModel", "lowering/DeclaredWrappers", "lowering/Composition",
+        "lowering/LocalVariables", "lowering/WrappedParameters", "lowering/ForEachBindings",
+    ])
     func swift5ModeBehavesTheSame(_ name: String) throws {
         let input = try Fixtures.read(name, ".swift")
         let driver = Fixtures.url(name, ".driver.swift")
@@ -52,12 +54,13 @@ struct EquivalenceTests {
     /// The stand-in covers every wrapper of SPEC table T, `ForEach($items) { $item in }` included.
     @Test func standInSupportsEveryWrapper() throws {
         let output = Equivalence.run(source: try Fixtures.read("standin/Smoke", ".swift"), driver: Fixtures.url("standin/Smoke", ".driver.swift"))
-        #expect(output == """
-            Text(0 -1 5 0 0 0 en_US false 0 0 ) TextField(Item 1: one) TextField(Item 2: two) Button(Change)
-            will change
-            Text(1 -1 6 1 1 0 en_US true 0 1 ) TextField(Item 1: one) TextField(Item 2: TWO) Button(Change) 6
+        #expect(
+            output == """
+                Text(0 -1 5 0 0 0 en_US false 0 0 ) TextField(Item 1: one) TextField(Item 2: two) Button(Change)
+                will change
+                Text(1 -1 6 1 1 0 en_US true 0 1 ) TextField(Item 1: one) TextField(Item 2: TWO) Button(Change) 6
 
-            """)
+                """)
     }
 
     /// The harness must be able to fail: a lowering whose setter forgets to

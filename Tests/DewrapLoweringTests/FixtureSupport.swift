@@ -86,8 +86,14 @@ enum Compiler {
         return result.output.split(separator: "\n").compactMap { line -> String? in
             let words = line.split(separator: " ")
             guard let keyword = words.firstIndex(where: { ["struct", "class", "enum", "actor", "func"].contains($0) }),
-                  words[..<keyword].allSatisfy({ $0.hasPrefix("@") || ["internal", "private", "fileprivate", "public", "final",
-                      "nonisolated", "static", "mutating"].contains($0) }) else { return nil }
+                words[..<keyword].allSatisfy({
+                    $0.hasPrefix("@")
+                        || [
+                            "internal", "private", "fileprivate", "public", "final",
+                            "nonisolated", "static", "mutating",
+                        ].contains($0)
+                })
+            else { return nil }
             // The observer helpers a lowering adds (A-5: `_x_willSet`, `_x_didSet`) have no counterpart in the input.
             if words[keyword] == "func", keyword + 1 < words.count, words[keyword + 1].hasPrefix("_") { return nil }
             // Attribute order carries no meaning: an inferred `@MainActor @preconcurrency` prints in that
@@ -156,11 +162,12 @@ enum Equivalence {
             return "cannot prepare the build: \(error)"
         }
         let program = folder.appendingPathComponent("program")
-        let build = Compiler.swiftc([
-            "-swift-version", swiftVersion, "-I", library.path, "-L", library.path, "-lSwiftUI",
-        ] + sources.keys.sorted().map { folder.appendingPathComponent($0).path } + [
-            folder.appendingPathComponent("main.swift").path, "-o", program.path,
-        ])
+        let build = Compiler.swiftc(
+            [
+                "-swift-version", swiftVersion, "-I", library.path, "-L", library.path, "-lSwiftUI",
+            ] + sources.keys.sorted().map { folder.appendingPathComponent($0).path } + [
+                folder.appendingPathComponent("main.swift").path, "-o", program.path,
+            ])
         guard build.status == 0 else { return "build failed:\n" + build.output }
         let process = Process()
         process.executableURL = program

@@ -58,7 +58,8 @@ struct FunctionTypeTests {
     }
 
     @Test func resultBuilders() {
-        let source = Array("""
+        let source = Array(
+            """
             @resultBuilder enum LinesBuilder {}
             struct S {
                 @ViewBuilder let a: () -> Int

@@ -12,7 +12,8 @@ struct InitializerSignatureTests {
     }
 
     @Test func keptIsolatedNeedsANonisolatedSignature() {
-        #expect(InitializerSignatures.keptIsolated("nonisolated internal init(a: Int)", isolation: "@MainActor") == "@MainActor internal init(a: Int)")
+        #expect(
+            InitializerSignatures.keptIsolated("nonisolated internal init(a: Int)", isolation: "@MainActor") == "@MainActor internal init(a: Int)")
         #expect(InitializerSignatures.keptIsolated("internal init(a: Int)") == nil)
     }
 }

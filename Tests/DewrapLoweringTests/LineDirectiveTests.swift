@@ -68,8 +68,9 @@ struct LineDirectiveTests {
     @Test func errorsInCopiedExpressionsKeepTheirLineAndColumn() throws {
         let original = try Self.errorLocations(in: Self.source, name: "Counter.swift.dewrap.swift")
             .map { $0.replacingOccurrences(of: "Counter.swift.dewrap.swift:", with: "Counter.swift.dewrap:") }
-        let result = lower(Array(Self.source.utf8), fileName: "Counter.swift.dewrap",
-                           options: LoweringOptions(lineDirectives: "Counter.swift.dewrap"))
+        let result = lower(
+            Array(Self.source.utf8), fileName: "Counter.swift.dewrap",
+            options: LoweringOptions(lineDirectives: "Counter.swift.dewrap"))
         #expect(result.diagnostics.isEmpty)
         let lowered = try Self.errorLocations(in: String(decoding: result.output, as: UTF8.self), name: "Generated.swift")
         // The case: `@State private var count: Int = "zero"`, the value at column 37

@@ -68,7 +68,7 @@ struct LoweringFixtureTests {
     /// runs it). Each such parameter, as printed and as it really is.
     static let defaultsPrintedAsAttribute: [String: [(String, String)]] = [
         "lowering/CodingKeysLeaveOut": [
-            (#"verbose: Bool = Field(help: "say more")"#, "verbose: Bool = false"),
+            (#"verbose: Bool = Field(help: "say more")"#, "verbose: Bool = false")
         ],
         "lowering/WrapperAliases": [
             ("volume: Int = Percent(0...100)", "volume: Int = 150"),
@@ -116,8 +116,9 @@ struct LoweringFixtureTests {
         #expect(original.contains("@MainActor"))
         #expect(original == Compiler.typeAndMethodSignatures(Fixtures.url(name, ".swift5.expected.swift"), swiftVersion: "5"))
         // In Swift 6 mode nothing is inferred, and the ordinary golden has no such attribute.
-        #expect(Compiler.typeAndMethodSignatures(Fixtures.url(name, ".swift"), swiftVersion: "6")
-            == Compiler.typeAndMethodSignatures(Fixtures.url(name, ".expected.swift"), swiftVersion: "6"))
+        #expect(
+            Compiler.typeAndMethodSignatures(Fixtures.url(name, ".swift"), swiftVersion: "6")
+                == Compiler.typeAndMethodSignatures(Fixtures.url(name, ".expected.swift"), swiftVersion: "6"))
     }
 
     /// I-2 with SwiftUI's object wrappers: their `wrappedValue` is
@@ -125,7 +126,8 @@ struct LoweringFixtureTests {
     /// `-print-ast` prints it: `@MainActor @preconcurrency internal struct Shelf`).
     @Test func swift5WritesTheObjectWrappersIsolation() {
         let source = "import SwiftUI\nstruct Shelf {\n    @ObservedObject var library: Library\n}\n"
-        let five = String(decoding: lower(Array(source.utf8), fileName: "S.swift", options: LoweringOptions(swiftVersion: .swift5)).output, as: UTF8.self)
+        let five = String(
+            decoding: lower(Array(source.utf8), fileName: "S.swift", options: LoweringOptions(swiftVersion: .swift5)).output, as: UTF8.self)
         #expect(five.contains("\n@preconcurrency @MainActor struct Shelf {\n"))
         let six = String(decoding: lower(Array(source.utf8), fileName: "S.swift").output, as: UTF8.self)
         #expect(six.contains("\nstruct Shelf {\n"))

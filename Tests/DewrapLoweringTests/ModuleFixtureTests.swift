@@ -42,10 +42,11 @@ struct ModuleFixtureTests {
         // Functions with wrapped parameters called across files: the files that may declare one first,
         // then the others knowing them, then again those a refusal concerns (as the CLI does).
         options.moduleCalls = ModuleCalls()
-        var passes = ModuleFunctionPasses(early: names.map { name in
-            mayDeclareWrappedParameter(files[name]!)
-                ? LoweredFile(source: files[name]!, result: lower(files[name]!, fileName: "Module.swift", options: options)) : nil
-        }, paths: names)
+        var passes = ModuleFunctionPasses(
+            early: names.map { name in
+                mayDeclareWrappedParameter(files[name]!)
+                    ? LoweredFile(source: files[name]!, result: lower(files[name]!, fileName: "Module.swift", options: options)) : nil
+            }, paths: names)
         for (index, name) in names.enumerated() where passes.held[index] == nil {
             options.moduleCalls = passes.calls
             passes.held[index] = LoweredFile(source: files[name]!, result: lower(files[name]!, fileName: "Module.swift", options: options))

@@ -57,8 +57,10 @@ struct MutationFuzzTests {
 
     @Test func randomBytesWithWrapperWords() {
         var random = SplitMix64(seed: 0xB17E5)
-        let pieces = ["@State ", "@Binding ", "var ", "let ", "struct S: View {", "}", "init() {", "$x", "x = 1\n", "#if A\n",
-                      "#endif\n", "\"", "\\(", "/*", "\n", "{", "(", ")", "\u{0}", "\u{FEFF}", "é", "self.", "_x", ":", "Int", "?"]
+        let pieces = [
+            "@State ", "@Binding ", "var ", "let ", "struct S: View {", "}", "init() {", "$x", "x = 1\n", "#if A\n",
+            "#endif\n", "\"", "\\(", "/*", "\n", "{", "(", ")", "\u{0}", "\u{FEFF}", "é", "self.", "_x", ":", "Int", "?",
+        ]
         for _ in 0..<2_000 {
             var bytes: [UInt8] = []
             for _ in 0..<Int(random.next() % 30) {

@@ -10,13 +10,21 @@ struct PathologicalInputTests {
         ("100k nested parentheses", Array(("let x = " + String(repeating: "(", count: 100_000) + String(repeating: ")", count: 100_000)).utf8)),
         ("100k nested brackets", Array(("let x = " + String(repeating: "[", count: 100_000)).utf8)),
         ("100k nested braces", Array(("func f() " + String(repeating: "{", count: 100_000) + String(repeating: "}", count: 100_000)).utf8)),
-        ("100k nested #if", Array((String(repeating: "#if A\n", count: 100_000) + "struct S { @State var x = 0 }\n" + String(repeating: "#endif\n", count: 100_000)).utf8)),
+        (
+            "100k nested #if",
+            Array(
+                (String(repeating: "#if A\n", count: 100_000) + "struct S { @State var x = 0 }\n" + String(repeating: "#endif\n", count: 100_000))
+                    .utf8)
+        ),
         ("100k nested postfix #if", Array(("let v = Text(\"\")\n" + String(repeating: "#if A\n.a()\n", count: 100_000)).utf8)),
         ("10 MB one-line string", Array(("let s = \"" + String(repeating: "a", count: 10_000_000) + "\"\n").utf8)),
         ("1 MB identifier", Array(("struct S { @State var " + String(repeating: "x", count: 1_000_000) + " = 0 }\n").utf8)),
         ("dollars only", Array(String(repeating: "$", count: 100_000).utf8)),
         ("NUL bytes", [UInt8](repeating: 0, count: 10_000) + Array("struct S { @State var x = 0 }".utf8)),
-        ("invalid UTF-8 in a string and an identifier", Array("struct S { @State var a\u{0}".utf8) + [0xFF, 0xC3] + Array(" = \"".utf8) + [0xFE, 0x80] + Array("\" }\n".utf8)),
+        (
+            "invalid UTF-8 in a string and an identifier",
+            Array("struct S { @State var a\u{0}".utf8) + [0xFF, 0xC3] + Array(" = \"".utf8) + [0xFE, 0x80] + Array("\" }\n".utf8)
+        ),
         ("unterminated multi-line string", Array("struct S { @State var x = 0 }\nlet s = \"\"\"\n  open".utf8)),
         ("unterminated comment", Array("struct S { @State var x = 0 } /* /* open".utf8)),
         ("lone CR line endings", Array("struct S: View {\r    @State var x = 0\r    var body: some View { Text(\"\\(x)\") }\r}\r".utf8)),

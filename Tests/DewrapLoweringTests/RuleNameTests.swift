@@ -15,7 +15,8 @@ struct RuleNameTests {
     /// The `.swift` files under `folder` (relative to the repository), sorted.
     static func swiftFiles(under folder: String) -> [String] {
         let root = repository.appendingPathComponent(folder)
-        let found = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)?
+        let found =
+            FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)?
             .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
         return found.map { folder + String($0.standardizedFileURL.path.dropFirst(root.standardizedFileURL.path.count)) }.sorted()
     }
@@ -37,7 +38,8 @@ struct RuleNameTests {
         }
         for index in characters.indices where "SAVMNPDXIKL".contains(characters[index]) {
             guard !isWordCharacter(index - 1), index + 2 < characters.count, characters[index + 1] == "-",
-                  characters[index + 2].isASCII, characters[index + 2].isNumber else { continue }
+                characters[index + 2].isASCII, characters[index + 2].isNumber
+            else { continue }
             var end = index + 2
             while end < characters.count && characters[end].isASCII && characters[end].isNumber { end += 1 }
             if end < characters.count && "abc".contains(characters[end]) && !isWordCharacter(end + 1) { end += 1 }
@@ -61,7 +63,7 @@ struct RuleNameTests {
 
     @Test func everyRuleNameTheCodeCitesIsInTheDocs() throws {
         let docs = try Self.docs()
-        var cited: [String: String] = [:]  // name: the first file citing it
+        var cited: [String: String] = [:] // name: the first file citing it
         for file in Self.swiftFiles(under: "Sources") + Self.swiftFiles(under: "Tests") {
             for comment in Self.comments(in: try Self.text(file)) {
                 for name in Self.ruleNames(in: comment) where cited[name] == nil { cited[name] = file }
@@ -76,17 +78,20 @@ struct RuleNameTests {
     }
 
     @Test func theScanReadsRuleNamesOnly() {
-        #expect(Self.ruleNames(in: "M-4, M-5: (SPEC K-1; V-3a/b) N-1…N-4, Decision 7 and table T") ==
-            ["M-4", "M-5", "K-1", "V-3a", "N-1", "N-4", "Decision 7", "table T"])
+        #expect(
+            Self.ruleNames(in: "M-4, M-5: (SPEC K-1; V-3a/b) N-1…N-4, Decision 7 and table T") == [
+                "M-4", "M-5", "K-1", "V-3a", "N-1", "N-4", "Decision 7", "table T",
+            ])
         #expect(Self.ruleNames(in: "UTF-8, x-1, AB-1, A-1b2, SE-0289, views-1000").isEmpty)
     }
 
     /// GitHub's anchor for a heading: lower case, letters, digits, `-` and `_` kept, spaces made `-`.
     static func anchor(_ heading: String) -> String {
-        String(heading.lowercased().compactMap { character -> Character? in
-            if character == " " { return "-" }
-            return character.isLetter || character.isNumber || character == "-" || character == "_" ? character : nil
-        })
+        String(
+            heading.lowercased().compactMap { character -> Character? in
+                if character == " " { return "-" }
+                return character.isLetter || character.isNumber || character == "-" || character == "_" ? character : nil
+            })
     }
 
     static func anchors(in markdown: String) -> Set<String> {
@@ -123,8 +128,9 @@ struct RuleNameTests {
                 let target = Self.repository.appendingPathComponent(file).standardizedFileURL.path
                 #expect(FileManager.default.fileExists(atPath: target), "\(page): no file for \(link)")
                 if parts.count == 2, file.hasSuffix(".md") {
-                    #expect(Self.anchors(in: try String(contentsOfFile: target, encoding: .utf8)).contains(String(parts[1])),
-                            "\(page): no heading for \(link)")
+                    #expect(
+                        Self.anchors(in: try String(contentsOfFile: target, encoding: .utf8)).contains(String(parts[1])),
+                        "\(page): no heading for \(link)")
                 }
                 checked += 1
             }

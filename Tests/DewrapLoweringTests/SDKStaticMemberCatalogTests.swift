@@ -157,7 +157,8 @@ struct SDKStaticMemberCatalogTests {
         // In an array literal, and as a static constant's value that an initial value names.
         #expect(storageType("[Color.red, Color.blue]") == "[Color]")
         #expect(storageType("A.brand", members: "    static let brand = Color.teal\n") == "Color")
-        let extended = lowered("import SwiftUI\nextension Color {\n    static let brand = Color.teal\n}\nstruct A {\n    @State private var x = Color.brand\n}\n")
+        let extended = lowered(
+            "import SwiftUI\nextension Color {\n    static let brand = Color.teal\n}\nstruct A {\n    @State private var x = Color.brand\n}\n")
         #expect(extended.diagnostics.isEmpty)
         #expect(extended.output.contains("private var _x: State<Color> = State(wrappedValue: Color.brand)\n"))
     }
@@ -165,8 +166,10 @@ struct SDKStaticMemberCatalogTests {
     /// Not a member the catalog declares in that form: unknown, a property called, a function not
     /// called, a chain, a nested type, a backticked name, a module-qualified type.
     @Test func onlyWhatTheCatalogDeclares() {
-        for value in ["Color.brandNew", "Color.red()", "Angle.degrees", "Color.red.opacity(0.5)", "Edge.Set.all",
-                      "Color.`red`", "SwiftUI.Color.red", "Animation.default", "Font.system(size: 12).bold()"] {
+        for value in [
+            "Color.brandNew", "Color.red()", "Angle.degrees", "Color.red.opacity(0.5)", "Edge.Set.all",
+            "Color.`red`", "SwiftUI.Color.red", "Animation.default", "Font.system(size: 12).bold()",
+        ] {
             #expect(storageType(value) == nil, "\(value)")
         }
     }

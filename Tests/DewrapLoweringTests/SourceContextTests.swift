@@ -64,7 +64,8 @@ struct SourceContextTests {
             let wrapper = Int(random.next() % 3)
             // Short and long value types; long ones that agree in their first and last eight bytes
             // and length (the key's words) are told apart by their whole text.
-            let valueType = ["T", "Item", "é", "", "Dictionary<A, Array<", "Dictionary<B, Array<"][Int(random.next() % 6)]
+            let valueType =
+                ["T", "Item", "é", "", "Dictionary<A, Array<", "Dictionary<B, Array<"][Int(random.next() % 6)]
                 + "\(random.next() % 150)"
             let key = "\(wrapper) \(valueType)"
             if expected[key] == nil && step % 2 == 0 {

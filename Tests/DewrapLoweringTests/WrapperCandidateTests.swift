@@ -10,22 +10,26 @@ struct WrapperCandidateTests {
         return mayUseWrappers(Lexer.lex(bytes).tokens, in: bytes)
     }
 
-    @Test(arguments: ["State", "Binding", "StateObject", "ObservedObject", "EnvironmentObject", "Environment",
-                      "FocusState", "GestureState", "AppStorage", "SceneStorage", "Bindable", "Namespace",
-                      "ScaledMetric", "FocusedValue", "FetchRequest", "Query", "Published", "Option", "TwelveOrLess",
-                      "lowercaseWrapper", "SwiftUI"])
+    @Test(arguments: [
+        "State", "Binding", "StateObject", "ObservedObject", "EnvironmentObject", "Environment",
+        "FocusState", "GestureState", "AppStorage", "SceneStorage", "Bindable", "Namespace",
+        "ScaledMetric", "FocusedValue", "FetchRequest", "Query", "Published", "Option", "TwelveOrLess",
+        "lowercaseWrapper", "SwiftUI",
+    ])
     func anyOtherAttributeNameCounts(name: String) {
         #expect(mayUse("struct S { @\(name) var x = 0 }"))
         #expect(mayUse("func f(@\(name) x: Int) {}"))
     }
 
     @Test func compilerAttributesAloneDoNot() {
-        #expect(!mayUse("""
-            @available(macOS 14, *) @MainActor public final class C: @unchecked Sendable {
-                @inlinable @discardableResult func f(_ g: @escaping @Sendable () -> Void) -> Int { $0 }
-                @usableFromInline @_spi(X) internal var $notAWrapper: Int { 0 }
-            }
-            """))
+        #expect(
+            !mayUse(
+                """
+                @available(macOS 14, *) @MainActor public final class C: @unchecked Sendable {
+                    @inlinable @discardableResult func f(_ g: @escaping @Sendable () -> Void) -> Int { $0 }
+                    @usableFromInline @_spi(X) internal var $notAWrapper: Int { 0 }
+                }
+                """))
     }
 
     /// The look at raw bytes before lexing says yes wherever the lexer-based check might.
@@ -62,11 +66,14 @@ struct WrapperCandidateTests {
     }
 
     @Test func propertiesAndClosureAttributesAreNot() {
-        #expect(!mayDeclareWrappedParameter(Array("""
-            struct S {
-                @State var x = 0
-                @MainActor func f(_ g: @escaping () -> Void) { Task { @MainActor in g() } }
-            }
-            """.utf8)))
+        #expect(
+            !mayDeclareWrappedParameter(
+                Array(
+                    """
+                    struct S {
+                        @State var x = 0
+                        @MainActor func f(_ g: @escaping () -> Void) { Task { @MainActor in g() } }
+                    }
+                    """.utf8)))
     }
 }

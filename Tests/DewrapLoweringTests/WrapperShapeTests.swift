@@ -36,46 +36,51 @@ struct WrapperShapeTests {
 
     @Test func catalogShapes() throws {
         let shapes = WrapperShapes.builtIn
-        #expect(shapes.shape(named: "SwiftUI.State")?.description == """
-            struct State<Value>
-            init(wrappedValue:) true
-            init() false, init(projectedValue:) false
-            wrappedValue: Value get set nonmutating
-            projectedValue: Binding<Value> get set none
-            enclosing instance: none, sendable: whenArgumentsAre
-            """)
-        #expect(shapes.byName["StateObject"]?.description == """
-            struct StateObject<ObjectType>
-            init(wrappedValue:) true autoclosure
-            init() false, init(projectedValue:) false
-            wrappedValue: ObjectType get set none @preconcurrency @MainActor
-            projectedValue: ObservedObject<ObjectType>.Wrapper get set none @preconcurrency @MainActor
-            enclosing instance: none, sendable: always
-            """)
-        #expect(shapes.byName["ObservedObject"]?.description == """
-            struct ObservedObject<ObjectType>
-            init(wrappedValue:) true isolated
-            init() false, init(projectedValue:) false
-            wrappedValue: ObjectType get set mutating modify @preconcurrency @MainActor
-            projectedValue: ObservedObject<ObjectType>.Wrapper get set none @preconcurrency @MainActor
-            enclosing instance: none, sendable: always
-            """)
-        #expect(shapes.byName["FocusState"]?.description == """
-            struct FocusState<Value>
-            init(wrappedValue:) false
-            init() true, init(projectedValue:) false
-            wrappedValue: Value get set nonmutating
-            projectedValue: FocusState<Value>.Binding get set none
-            enclosing instance: none, sendable: unknown
-            """)
-        #expect(shapes.byName["Published"]?.description == """
-            struct Published<Value>
-            init(wrappedValue:) true
-            init() false, init(projectedValue:) false
-            wrappedValue: Value get set mutating
-            projectedValue: Published<Value>.Publisher get mutating set mutating
-            enclosing instance: nonmutating, sendable: unknown
-            """)
+        #expect(
+            shapes.shape(named: "SwiftUI.State")?.description == """
+                struct State<Value>
+                init(wrappedValue:) true
+                init() false, init(projectedValue:) false
+                wrappedValue: Value get set nonmutating
+                projectedValue: Binding<Value> get set none
+                enclosing instance: none, sendable: whenArgumentsAre
+                """)
+        #expect(
+            shapes.byName["StateObject"]?.description == """
+                struct StateObject<ObjectType>
+                init(wrappedValue:) true autoclosure
+                init() false, init(projectedValue:) false
+                wrappedValue: ObjectType get set none @preconcurrency @MainActor
+                projectedValue: ObservedObject<ObjectType>.Wrapper get set none @preconcurrency @MainActor
+                enclosing instance: none, sendable: always
+                """)
+        #expect(
+            shapes.byName["ObservedObject"]?.description == """
+                struct ObservedObject<ObjectType>
+                init(wrappedValue:) true isolated
+                init() false, init(projectedValue:) false
+                wrappedValue: ObjectType get set mutating modify @preconcurrency @MainActor
+                projectedValue: ObservedObject<ObjectType>.Wrapper get set none @preconcurrency @MainActor
+                enclosing instance: none, sendable: always
+                """)
+        #expect(
+            shapes.byName["FocusState"]?.description == """
+                struct FocusState<Value>
+                init(wrappedValue:) false
+                init() true, init(projectedValue:) false
+                wrappedValue: Value get set nonmutating
+                projectedValue: FocusState<Value>.Binding get set none
+                enclosing instance: none, sendable: unknown
+                """)
+        #expect(
+            shapes.byName["Published"]?.description == """
+                struct Published<Value>
+                init(wrappedValue:) true
+                init() false, init(projectedValue:) false
+                wrappedValue: Value get set mutating
+                projectedValue: Published<Value>.Publisher get mutating set mutating
+                enclosing instance: nonmutating, sendable: unknown
+                """)
     }
 
     /// Implicit inits, stored and computed `wrappedValue`, class and enum wrappers.
@@ -104,73 +109,81 @@ struct WrapperShapeTests {
             """
         let shapes = WrapperShapes(readingDeclarationsIn: Array(source.utf8))
         #expect(Set(shapes.byName.keys) == ["TwelveOrLess", "Stored", "Shared", "Deferred", "Constant", "Counted", "Scaled", "Coroutine"])
-        #expect(shapes.byName["TwelveOrLess"]?.description == """
-            struct TwelveOrLess<>
-            init(wrappedValue:) false
-            init() true, init(projectedValue:) false
-            wrappedValue: Int get set mutating
-            projectedValue: none
-            enclosing instance: none, sendable: unknown
-            """)
-        #expect(shapes.byName["Stored"]?.description == """
-            struct Stored<T>
-            init(wrappedValue:) true
-            init() false, init(projectedValue:) false
-            wrappedValue: T get set mutating modify
-            projectedValue: Stored<T> get set mutating
-            enclosing instance: none, sendable: unknown
-            """)
-        #expect(shapes.byName["Shared"]?.description == """
-            class Shared<Value>
-            init(wrappedValue:) true
-            init() false, init(projectedValue:) false
-            wrappedValue: Value get set nonmutating modify
-            projectedValue: none
-            enclosing instance: none, sendable: unknown
-            """)
-        #expect(shapes.byName["Deferred"]?.description == """
-            enum Deferred<Value>
-            init(wrappedValue:) true autoclosure
-            init() false, init(projectedValue:) false
-            wrappedValue: Value get mutating set none
-            projectedValue: none
-            enclosing instance: none, sendable: unknown
-            """)
-        #expect(shapes.byName["Constant"]?.description == """
-            struct Constant<>
-            init(wrappedValue:) false
-            init() false, init(projectedValue:) false
-            wrappedValue: Int get set none
-            projectedValue: none
-            enclosing instance: none, sendable: unknown
-            """)
+        #expect(
+            shapes.byName["TwelveOrLess"]?.description == """
+                struct TwelveOrLess<>
+                init(wrappedValue:) false
+                init() true, init(projectedValue:) false
+                wrappedValue: Int get set mutating
+                projectedValue: none
+                enclosing instance: none, sendable: unknown
+                """)
+        #expect(
+            shapes.byName["Stored"]?.description == """
+                struct Stored<T>
+                init(wrappedValue:) true
+                init() false, init(projectedValue:) false
+                wrappedValue: T get set mutating modify
+                projectedValue: Stored<T> get set mutating
+                enclosing instance: none, sendable: unknown
+                """)
+        #expect(
+            shapes.byName["Shared"]?.description == """
+                class Shared<Value>
+                init(wrappedValue:) true
+                init() false, init(projectedValue:) false
+                wrappedValue: Value get set nonmutating modify
+                projectedValue: none
+                enclosing instance: none, sendable: unknown
+                """)
+        #expect(
+            shapes.byName["Deferred"]?.description == """
+                enum Deferred<Value>
+                init(wrappedValue:) true autoclosure
+                init() false, init(projectedValue:) false
+                wrappedValue: Value get mutating set none
+                projectedValue: none
+                enclosing instance: none, sendable: unknown
+                """)
+        #expect(
+            shapes.byName["Constant"]?.description == """
+                struct Constant<>
+                init(wrappedValue:) false
+                init() false, init(projectedValue:) false
+                wrappedValue: Int get set none
+                projectedValue: none
+                enclosing instance: none, sendable: unknown
+                """)
         // Defaults for every parameter make `Scaled()` valid, as swiftc counts `init()` (V-3b).
-        #expect(shapes.byName["Scaled"]?.description == """
-            struct Scaled<>
-            init(wrappedValue:) true
-            init() true, init(projectedValue:) false
-            wrappedValue: Double get set mutating modify
-            projectedValue: none
-            enclosing instance: none, sendable: unknown
-            """)
+        #expect(
+            shapes.byName["Scaled"]?.description == """
+                struct Scaled<>
+                init(wrappedValue:) true
+                init() true, init(projectedValue:) false
+                wrappedValue: Double get set mutating modify
+                projectedValue: none
+                enclosing instance: none, sendable: unknown
+                """)
         // `_modify` without `set` is settable (swiftc synthesizes the setter); it keeps `_modify` (A-4).
-        #expect(shapes.byName["Coroutine"]?.description == """
-            struct Coroutine<T>
-            init(wrappedValue:) true
-            init() false, init(projectedValue:) false
-            wrappedValue: T get set mutating modify
-            projectedValue: none
-            enclosing instance: none, sendable: unknown
-            """)
+        #expect(
+            shapes.byName["Coroutine"]?.description == """
+                struct Coroutine<T>
+                init(wrappedValue:) true
+                init() false, init(projectedValue:) false
+                wrappedValue: T get set mutating modify
+                projectedValue: none
+                enclosing instance: none, sendable: unknown
+                """)
         // An inferred type; the implicit memberwise `init(wrappedValue:)` and `init()`.
-        #expect(shapes.byName["Counted"]?.description == """
-            struct Counted<>
-            init(wrappedValue:) true
-            init() true, init(projectedValue:) false
-            wrappedValue: Int get set mutating modify
-            projectedValue: none
-            enclosing instance: none, sendable: unknown
-            """)
+        #expect(
+            shapes.byName["Counted"]?.description == """
+                struct Counted<>
+                init(wrappedValue:) true
+                init() true, init(projectedValue:) false
+                wrappedValue: Int get set mutating modify
+                projectedValue: none
+                enclosing instance: none, sendable: unknown
+                """)
     }
 }
 
@@ -199,14 +212,16 @@ struct CodingProtocolTests {
         let shapes = WrapperShapes(readingDeclarationsIn: Array(Self.library.utf8))
         let result = lower(Array(Self.input.utf8), fileName: "Run.swift", options: LoweringOptions(wrapperShapes: shapes))
         #expect(result.diagnostics.isEmpty)
-        #expect(String(decoding: result.output, as: UTF8.self).hasSuffix("""
+        #expect(
+            String(decoding: result.output, as: UTF8.self).hasSuffix(
+                """
 
-                private enum CodingKeys: String, CodingKey {
-                    case _count = "count"
+                    private enum CodingKeys: String, CodingKey {
+                        case _count = "count"
+                    }
                 }
-            }
 
-            """))
+                """))
     }
 
     @Test func noKeysForATypeThatIsNotCodable() {
@@ -218,7 +233,8 @@ struct CodingProtocolTests {
     }
 
     @Test func inheritedNames() {
-        #expect(WrapperShapes(readingDeclarationsIn: Array("protocol P: @unchecked Sendable, Swift.Encodable & Decodable {}".utf8))
-            .protocolParents == ["P": ["Sendable", "Encodable", "Decodable"]])
+        #expect(
+            WrapperShapes(readingDeclarationsIn: Array("protocol P: @unchecked Sendable, Swift.Encodable & Decodable {}".utf8))
+                .protocolParents == ["P": ["Sendable", "Encodable", "Decodable"]])
     }
 }

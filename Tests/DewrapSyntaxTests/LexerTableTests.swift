@@ -17,7 +17,9 @@ struct LexCase: CustomTestStringConvertible, Sendable {
 /// Every construct of the lexical grammar, with the offset, kind and text of
 /// each token. Offsets are UTF-8 byte offsets.
 let lexCases: [LexCase] = [
-    LexCase("identifiers, Unicode, escaped and raw", "a État `class` `a b` `$` x$y", ##"""
+    LexCase(
+        "identifiers, Unicode, escaped and raw", "a État `class` `a b` `$` x$y",
+        ##"""
         0 identifier a
         2 identifier État
         8 identifier `class`
@@ -25,7 +27,9 @@ let lexCases: [LexCase] = [
         22 identifier `$`
         26 identifier x$y
         """##),
-    LexCase("dollar identifiers and wildcard", "$0 $12 $name $ _ _x", ##"""
+    LexCase(
+        "dollar identifiers and wildcard", "$0 $12 $name $ _ _x",
+        ##"""
         0 dollarIdentifier $0
         3 dollarIdentifier $12
         7 dollarIdentifier $name
@@ -33,7 +37,9 @@ let lexCases: [LexCase] = [
         15 wildcard _
         17 identifier _x
         """##),
-    LexCase("lexer keywords and contextual keywords", "var get set some any self Self init willSet", ##"""
+    LexCase(
+        "lexer keywords and contextual keywords", "var get set some any self Self init willSet",
+        ##"""
         0 keyword var
         4 identifier get
         8 identifier set
@@ -44,7 +50,9 @@ let lexCases: [LexCase] = [
         31 keyword init
         36 identifier willSet
         """##),
-    LexCase("postfix and prefix bang and question", "a! !a x?.y a?[0] b!.c", ##"""
+    LexCase(
+        "postfix and prefix bang and question", "a! !a x?.y a?[0] b!.c",
+        ##"""
         0 identifier a
         1 exclamationMark !
         3 prefixOperator !
@@ -63,7 +71,9 @@ let lexCases: [LexCase] = [
         19 period .
         20 identifier c
         """##),
-    LexCase("operator boundness", "a+b a + b a+ b a +b -1 a ?? b", ##"""
+    LexCase(
+        "operator boundness", "a+b a + b a+ b a +b -1 a ?? b",
+        ##"""
         0 identifier a
         1 binaryOperator +
         2 identifier b
@@ -82,7 +92,9 @@ let lexCases: [LexCase] = [
         25 binaryOperator ??
         28 identifier b
         """##),
-    LexCase("custom and dotted operators", "<*> ..< ... a...b .+. x.y", ##"""
+    LexCase(
+        "custom and dotted operators", "<*> ..< ... a...b .+. x.y",
+        ##"""
         0 binaryOperator <*>
         4 binaryOperator ..<
         8 binaryOperator ...
@@ -94,7 +106,9 @@ let lexCases: [LexCase] = [
         23 period .
         24 identifier y
         """##),
-    LexCase("reserved punctuation operators", "-> &x f(&x) a = b c ? d : e T?", ##"""
+    LexCase(
+        "reserved punctuation operators", "-> &x f(&x) a = b c ? d : e T?",
+        ##"""
         0 arrow ->
         3 prefixAmpersand &
         4 identifier x
@@ -114,12 +128,16 @@ let lexCases: [LexCase] = [
         28 identifier T
         29 postfixQuestionMark ?
         """##),
-    LexCase("Unicode operator", "a ∘ b", ##"""
+    LexCase(
+        "Unicode operator", "a ∘ b",
+        ##"""
         0 identifier a
         2 binaryOperator ∘
         6 identifier b
         """##),
-    LexCase("integer literals", "42 1_000 0x1F 0o17 0b1010 007", ##"""
+    LexCase(
+        "integer literals", "42 1_000 0x1F 0o17 0b1010 007",
+        ##"""
         0 integerLiteral 42
         3 integerLiteral 1_000
         9 integerLiteral 0x1F
@@ -127,7 +145,9 @@ let lexCases: [LexCase] = [
         19 integerLiteral 0b1010
         26 integerLiteral 007
         """##),
-    LexCase("float literals", "3.14 1e10 1.5e-3 2E+2 0x1p-3 0x1.8p1", ##"""
+    LexCase(
+        "float literals", "3.14 1e10 1.5e-3 2E+2 0x1p-3 0x1.8p1",
+        ##"""
         0 floatLiteral 3.14
         5 floatLiteral 1e10
         10 floatLiteral 1.5e-3
@@ -135,7 +155,9 @@ let lexCases: [LexCase] = [
         22 floatLiteral 0x1p-3
         29 floatLiteral 0x1.8p1
         """##),
-    LexCase("tuple paths and member access on numbers", "x.0.1 1.foo 0xff.description", ##"""
+    LexCase(
+        "tuple paths and member access on numbers", "x.0.1 1.foo 0xff.description",
+        ##"""
         0 identifier x
         1 period .
         2 integerLiteral 0
@@ -150,23 +172,31 @@ let lexCases: [LexCase] = [
         """##),
     // Plain single-line literals are lexed whole where they start; these pin
     // their tokens to those of the general string path.
-    LexCase("plain string", "\"abc\" + x", ##"""
+    LexCase(
+        "plain string", "\"abc\" + x",
+        ##"""
         0 stringStart "
         1 stringSegment abc
         4 stringEnd "
         6 binaryOperator +
         8 identifier x
         """##),
-    LexCase("empty string", "\"\"", ##"""
+    LexCase(
+        "empty string", "\"\"",
+        ##"""
         0 stringStart "
         1 stringEnd "
         """##),
-    LexCase("plain string with an apostrophe", "\"it's\"", ##"""
+    LexCase(
+        "plain string with an apostrophe", "\"it's\"",
+        ##"""
         0 stringStart "
         1 stringSegment it's
         5 stringEnd "
         """##),
-    LexCase("plain string in an interpolation", "\"\\(\"a\")b\"", ##"""
+    LexCase(
+        "plain string in an interpolation", "\"\\(\"a\")b\"",
+        ##"""
         0 stringStart "
         1 interpolationStart \(
         3 stringStart "
@@ -176,12 +206,16 @@ let lexCases: [LexCase] = [
         7 stringSegment b
         8 stringEnd "
         """##),
-    LexCase("string with escapes", "\"a\\\"b\\n\\u{1F600}\\\\\"", ##"""
+    LexCase(
+        "string with escapes", "\"a\\\"b\\n\\u{1F600}\\\\\"",
+        ##"""
         0 stringStart "
         1 stringSegment a\"b\n\u{1F600}\\
         18 stringEnd "
         """##),
-    LexCase("interpolation with nested parens", "\"\\(f(a, (b)))!\"", ##"""
+    LexCase(
+        "interpolation with nested parens", "\"\\(f(a, (b)))!\"",
+        ##"""
         0 stringStart "
         1 interpolationStart \(
         3 identifier f
@@ -196,7 +230,9 @@ let lexCases: [LexCase] = [
         13 stringSegment !
         14 stringEnd "
         """##),
-    LexCase("nested strings in interpolation", "\"x\\(\"y\\(z)\")\"", ##"""
+    LexCase(
+        "nested strings in interpolation", "\"x\\(\"y\\(z)\")\"",
+        ##"""
         0 stringStart "
         1 stringSegment x
         2 interpolationStart \(
@@ -209,7 +245,9 @@ let lexCases: [LexCase] = [
         11 interpolationEnd )
         12 stringEnd "
         """##),
-    LexCase("closure inside interpolation", "\"\\({ $0 + 1 }(1))\"", ##"""
+    LexCase(
+        "closure inside interpolation", "\"\\({ $0 + 1 }(1))\"",
+        ##"""
         0 stringStart "
         1 interpolationStart \(
         3 leftBrace {
@@ -223,7 +261,9 @@ let lexCases: [LexCase] = [
         16 interpolationEnd )
         17 stringEnd "
         """##),
-    LexCase("multi-line string", "\"\"\"\nline\\(x)\n\"\"\"", ##"""
+    LexCase(
+        "multi-line string", "\"\"\"\nline\\(x)\n\"\"\"",
+        ##"""
         0 stringStart """
         3 stringSegment \nline
         8 interpolationStart \(
@@ -232,7 +272,9 @@ let lexCases: [LexCase] = [
         12 stringSegment \n
         13 stringEnd """
         """##),
-    LexCase("raw strings", "#\"a\\(b)\\#(c)\"# ##\"a\"#b\"##", ##"""
+    LexCase(
+        "raw strings", "#\"a\\(b)\\#(c)\"# ##\"a\"#b\"##",
+        ##"""
         0 stringStart #"
         2 stringSegment a\(b)
         7 interpolationStart \#(
@@ -243,17 +285,23 @@ let lexCases: [LexCase] = [
         18 stringSegment a"#b
         22 stringEnd "##
         """##),
-    LexCase("raw multi-line string", "#\"\"\"\na\"\"\"b\n\"\"\"#", ##"""
+    LexCase(
+        "raw multi-line string", "#\"\"\"\na\"\"\"b\n\"\"\"#",
+        ##"""
         0 stringStart #"""
         4 stringSegment \na"""b\n
         11 stringEnd """#
         """##),
-    LexCase("single-line raw string that looks multi-line", "#\"\"\"#", ##"""
+    LexCase(
+        "single-line raw string that looks multi-line", "#\"\"\"#",
+        ##"""
         0 stringStart #"
         2 stringSegment "
         3 stringEnd "#
         """##),
-    LexCase("regex literals", "let r = /a+b/; let s = #/a/b/#", ##"""
+    LexCase(
+        "regex literals", "let r = /a+b/; let s = #/a/b/#",
+        ##"""
         0 keyword let
         4 identifier r
         6 equal =
@@ -264,14 +312,18 @@ let lexCases: [LexCase] = [
         21 equal =
         23 regexLiteral #/a/b/#
         """##),
-    LexCase("division is not a regex", "x / y / z", ##"""
+    LexCase(
+        "division is not a regex", "x / y / z",
+        ##"""
         0 identifier x
         2 binaryOperator /
         4 identifier y
         6 binaryOperator /
         8 identifier z
         """##),
-    LexCase("regex after try?", "let q = try? /x/", ##"""
+    LexCase(
+        "regex after try?", "let q = try? /x/",
+        ##"""
         0 keyword let
         4 identifier q
         6 equal =
@@ -279,7 +331,9 @@ let lexCases: [LexCase] = [
         11 postfixQuestionMark ?
         13 regexLiteral /x/
         """##),
-    LexCase("unapplied division operator", "f(/) reduce(0, /)", ##"""
+    LexCase(
+        "unapplied division operator", "f(/) reduce(0, /)",
+        ##"""
         0 identifier f
         1 leftParen (
         2 binaryOperator /
@@ -291,37 +345,51 @@ let lexCases: [LexCase] = [
         15 binaryOperator /
         16 rightParen )
         """##),
-    LexCase("prefix operator split from a regex", "x = !/a/", ##"""
+    LexCase(
+        "prefix operator split from a regex", "x = !/a/",
+        ##"""
         0 identifier x
         2 equal =
         4 prefixOperator !
         5 regexLiteral /a/
         """##),
-    LexCase("regex with spaces needs pounds", "let r = #/ a b /#", ##"""
+    LexCase(
+        "regex with spaces needs pounds", "let r = #/ a b /#",
+        ##"""
         0 keyword let
         4 identifier r
         6 equal =
         8 regexLiteral #/ a b /#
         """##),
-    LexCase("multi-line extended regex", "let r = #/\n  a\n  /#", ##"""
+    LexCase(
+        "multi-line extended regex", "let r = #/\n  a\n  /#",
+        ##"""
         0 keyword let
         4 identifier r
         6 equal =
         8 regexLiteral #/\n  a\n  /#
         """##),
-    LexCase("comments", "// c\n/// d\n/* a /* b */ c */ /** e */ x", ##"""
+    LexCase(
+        "comments", "// c\n/// d\n/* a /* b */ c */ /** e */ x",
+        ##"""
         38 identifier x
         """##),
-    LexCase("operator then comment", "a+/* c */b", ##"""
+    LexCase(
+        "operator then comment", "a+/* c */b",
+        ##"""
         0 identifier a
         1 postfixOperator +
         9 identifier b
         """##),
-    LexCase("shebang", "#!/usr/bin/env swift\nx", ##"""
+    LexCase(
+        "shebang", "#!/usr/bin/env swift\nx",
+        ##"""
         0 shebang #!/usr/bin/env swift
         21 identifier x
         """##),
-    LexCase("pound keywords", "#if DEBUG\n#elseif os(Linux)\n#else\n#endif", ##"""
+    LexCase(
+        "pound keywords", "#if DEBUG\n#elseif os(Linux)\n#else\n#endif",
+        ##"""
         0 poundKeyword #if
         4 identifier DEBUG
         10 poundKeyword #elseif
@@ -332,7 +400,9 @@ let lexCases: [LexCase] = [
         28 poundKeyword #else
         34 poundKeyword #endif
         """##),
-    LexCase("sourceLocation", "#sourceLocation(file: \"a\", line: 1)", ##"""
+    LexCase(
+        "sourceLocation", "#sourceLocation(file: \"a\", line: 1)",
+        ##"""
         0 poundKeyword #sourceLocation
         15 leftParen (
         16 identifier file
@@ -346,7 +416,9 @@ let lexCases: [LexCase] = [
         33 integerLiteral 1
         34 rightParen )
         """##),
-    LexCase("macro expansions", "#warning(\"x\") #Preview { } #selector(f)", ##"""
+    LexCase(
+        "macro expansions", "#warning(\"x\") #Preview { } #selector(f)",
+        ##"""
         0 pound #
         1 identifier warning
         8 leftParen (
@@ -364,7 +436,9 @@ let lexCases: [LexCase] = [
         37 identifier f
         38 rightParen )
         """##),
-    LexCase("availability", "if #available(iOS 15, *) {}", ##"""
+    LexCase(
+        "availability", "if #available(iOS 15, *) {}",
+        ##"""
         0 keyword if
         3 poundKeyword #available
         13 leftParen (
@@ -376,7 +450,9 @@ let lexCases: [LexCase] = [
         25 leftBrace {
         26 rightBrace }
         """##),
-    LexCase("attributes", "@State var x\n@Environment(\\.dismiss) var d\n@AppStorage(\"k\") var k", ##"""
+    LexCase(
+        "attributes", "@State var x\n@Environment(\\.dismiss) var d\n@AppStorage(\"k\") var k",
+        ##"""
         0 atSign @
         1 identifier State
         7 keyword var
@@ -400,7 +476,9 @@ let lexCases: [LexCase] = [
         60 keyword var
         64 identifier k
         """##),
-    LexCase("key path", "\\V.$x \\.count", ##"""
+    LexCase(
+        "key path", "\\V.$x \\.count",
+        ##"""
         0 backslash \
         1 identifier V
         2 period .
@@ -409,21 +487,30 @@ let lexCases: [LexCase] = [
         7 period .
         8 identifier count
         """##),
-    LexCase("module selector", "Swift::print", ##"""
+    LexCase(
+        "module selector", "Swift::print",
+        ##"""
         0 identifier Swift
         5 colonColon ::
         7 identifier print
         """##),
-    LexCase("CRLF and lone CR", "a\r\nb\rc", ##"""
+    LexCase(
+        "CRLF and lone CR", "a\r\nb\rc",
+        ##"""
         0 identifier a
         3 identifier b
         5 identifier c
         """##),
-    LexCase("byte order mark", "\u{FEFF}x", ##"""
+    LexCase(
+        "byte order mark", "\u{FEFF}x",
+        ##"""
         3 identifier x
         """##),
     // Names longer than eight bytes, and non-ASCII inside them, cross the eight-bytes-at-a-time scan.
-    LexCase("long names and words", "averyLongIdentifierName_with$dollar9 x12345678 café_au_lait naïveNameNaïve abcdefgh. mutableAddressWithNativeOwner mutableAddressWithOwnerX Sendable SendableX", ##"""
+    LexCase(
+        "long names and words",
+        "averyLongIdentifierName_with$dollar9 x12345678 café_au_lait naïveNameNaïve abcdefgh. mutableAddressWithNativeOwner mutableAddressWithOwnerX Sendable SendableX",
+        ##"""
         0 identifier averyLongIdentifierName_with$dollar9
         37 identifier x12345678
         47 identifier café_au_lait
@@ -436,7 +523,9 @@ let lexCases: [LexCase] = [
         152 identifier SendableX
         """##),
     // A `.` alone takes a short path; one followed by operator characters does not.
-    LexCase("periods alone and in operators", "a.b ..< x.?.y .. a.=b x.√ ", ##"""
+    LexCase(
+        "periods alone and in operators", "a.b ..< x.?.y .. a.=b x.√ ",
+        ##"""
         0 identifier a
         1 period .
         2 identifier b

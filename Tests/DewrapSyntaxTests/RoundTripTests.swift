@@ -94,8 +94,10 @@ struct ParserRobustnessTests {
 
     @Test func randomBytesParseWithoutTrapping() {
         var random = SplitMix64(seed: 0x5EED)
-        let pieces = ["{", "}", "(", ")", "[", "]", "<", ">", "var", "let", "@State", "func", "struct", "if", "else",
-                      "case", "switch", "#if", "#endif", "$x", "\\.", "in", ",", ":", "=", "\n", " ", "\"", "\\(", "?", "."]
+        let pieces = [
+            "{", "}", "(", ")", "[", "]", "<", ">", "var", "let", "@State", "func", "struct", "if", "else",
+            "case", "switch", "#if", "#endif", "$x", "\\.", "in", ",", ":", "=", "\n", " ", "\"", "\\(", "?", ".",
+        ]
         for _ in 0..<3_000 {
             var text = ""
             for _ in 0..<Int(random.next() % 40) { text += pieces[Int(random.next() % UInt64(pieces.count))] + " " }
@@ -121,7 +123,8 @@ struct ParserRobustnessTests {
 /// Scopes answer "what does this name mean here" for shadowing.
 struct ScopeTests {
     @Test func visibleNamesFollowShadowing() {
-        let source = Array("""
+        let source = Array(
+            """
             struct S {
                 var x = 0
                 func f(x: Int) {

@@ -11,7 +11,8 @@ public enum InitializerSignatures {
             let trimmed = line.drop { $0 == " " }
             // Declarations only: nothing but attributes and modifiers before `init(`.
             guard let range = trimmed.range(of: "init("),
-                  !trimmed[..<range.lowerBound].contains(where: { "=.(".contains($0) }) else { return nil }
+                !trimmed[..<range.lowerBound].contains(where: { "=.(".contains($0) })
+            else { return nil }
             return String(trimmed.hasSuffix(" {") ? trimmed.dropLast(2) : trimmed)
         }
     }
@@ -26,7 +27,8 @@ public enum InitializerSignatures {
                 let words = line.split(separator: " ")
                 current = nil
                 if let keyword = words.firstIndex(where: { ["struct", "class", "actor", "enum", "extension"].contains($0) }),
-                   keyword + 1 < words.count {
+                    keyword + 1 < words.count
+                {
                     current = String(words[keyword + 1].prefix { $0.isLetter || $0.isNumber || $0 == "_" })
                 }
                 continue

@@ -148,8 +148,10 @@ struct ByteKey {
         case 8...:
             return (base.loadUnaligned(as: UInt64.self), base.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
         case 4..<8:
-            return (UInt64(base.loadUnaligned(as: UInt32.self)),
-                    UInt64(base.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)))
+            return (
+                UInt64(base.loadUnaligned(as: UInt32.self)),
+                UInt64(base.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self))
+            )
         case 1..<4:
             // The first, middle and last byte: all of them for up to three.
             let first = UInt64(base.load(as: UInt8.self))

@@ -42,7 +42,8 @@ extension SourceContext {
         while i + 1 < span.upper, tokens[i].kind == .atSign {
             i += 2
             if i < span.upper, tokens[i].kind == .leftParen, tokens[i].start == tokens[i - 1].end,
-               let close = matchingClose(i, in: span) {
+                let close = matchingClose(i, in: span)
+            {
                 i = close + 1
             }
         }
@@ -76,8 +77,9 @@ extension SourceContext {
         }
         // `Handler` or `Handler<Int>`: a typealias of this file (a standard type never is).
         guard tokens[i].kind == .identifier, i + 1 == span.upper || token(i + 1, hasPrefix: "<"),
-              !bytes.withUnsafeBufferPointer({ SendableOracle.standardValueTypes.contains(UnsafeBufferPointer(rebasing: $0[tokens[i].range])) }),
-              aliasesFollowed < 8, let aliased = typealiasType(named: i) else { return false }
+            !bytes.withUnsafeBufferPointer({ SendableOracle.standardValueTypes.contains(UnsafeBufferPointer(rebasing: $0[tokens[i].range])) }),
+            aliasesFollowed < 8, let aliased = typealiasType(named: i)
+        else { return false }
         return isFunctionType(aliased, aliasesFollowed: aliasesFollowed + 1)
     }
 

@@ -20,17 +20,22 @@ func parameterRestrictions(context: SourceContext) -> [Diagnostic] {
                 for parameter in function.parameters {
                     guard let attribute = parameter.attributes.first(where: { shape($0) != nil }), let wrapper = shape(attribute) else { continue }
                     if function.kind == .subscript {
-                        diagnostics.append(Diagnostic(.error, at: tokens[attribute.atSign].start,
-                            "property wrapper attribute on parameter not yet supported on subscript"))
+                        diagnostics.append(
+                            Diagnostic(
+                                .error, at: tokens[attribute.atSign].start,
+                                "property wrapper attribute on parameter not yet supported on subscript"))
                         continue
                     }
                     guard let type = parameter.type, context.text(type.lower) == "@", context.text(type.lower + 1) == "autoclosure",
-                          let name = parameter.secondName ?? parameter.firstName else { continue }
+                        let name = parameter.secondName ?? parameter.firstName
+                    else { continue }
                     // The wrapped value would be the closure itself, which cannot escape into the wrapper.
                     let generic = typeText(typeTokens(wrapper.wrappedValue.type))
                     if wrapper.genericParameters.contains(generic) {
-                        diagnostics.append(Diagnostic(.error, at: tokens[name].start,
-                            "converting non-escaping value to '\(generic)' may allow it to escape"))
+                        diagnostics.append(
+                            Diagnostic(
+                                .error, at: tokens[name].start,
+                                "converting non-escaping value to '\(generic)' may allow it to escape"))
                     }
                 }
             case .statement, .variable, .other, .type, .ifConfig:
@@ -46,13 +51,17 @@ func parameterRestrictions(context: SourceContext) -> [Diagnostic] {
             guard tokens[index].kind == .atSign else { continue }
             let nameToken = index + 2
             guard let wrapper = context.shapes.shape(named: context.text(index + 1)),
-                  [.identifier, .dollarIdentifier].contains(tokens[nameToken].kind) else { continue }
+                [.identifier, .dollarIdentifier].contains(tokens[nameToken].kind)
+            else { continue }
             let isProjectionForm = context.text(nameToken).hasPrefix("$")
             if wrapper.projectedValue != nil && !wrapper.hasInitProjectedValue {
-                diagnostics.append(Diagnostic(.error, at: tokens[nameToken].start,
-                    "incorrect argument label in call (have 'projectedValue:', expected 'wrappedValue:')"))
+                diagnostics.append(
+                    Diagnostic(
+                        .error, at: tokens[nameToken].start,
+                        "incorrect argument label in call (have 'projectedValue:', expected 'wrappedValue:')"))
             } else if !isProjectionForm && !wrapper.hasInitWrappedValue && wrapper.genericParameters.count == 1,
-                      nameToken + 2 < signature.upper, tokens[nameToken + 1].kind == .colon {
+                nameToken + 2 < signature.upper, tokens[nameToken + 1].kind == .colon
+            {
                 // `(@Binding x: Int)`: the closure's parameter type is the wrapped type, which cannot become the wrapper.
                 var end = nameToken + 2
                 var depth = 0
@@ -63,8 +72,11 @@ func parameterRestrictions(context: SourceContext) -> [Diagnostic] {
                     end += 1
                 }
                 let type = context.text(TokenSpan(nameToken + 2, end))
-                diagnostics.append(Diagnostic(.error, at: tokens[closure.open].start,
-                    "cannot convert value '\(context.text(nameToken))' of type '\(type)' to expected type '\(wrapper.name)<\(type)>', use wrapper instead"))
+                diagnostics.append(
+                    Diagnostic(
+                        .error, at: tokens[closure.open].start,
+                        "cannot convert value '\(context.text(nameToken))' of type '\(type)' to expected type '\(wrapper.name)<\(type)>', use wrapper instead"
+                    ))
             }
         }
     }

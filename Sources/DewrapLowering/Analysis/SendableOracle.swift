@@ -59,7 +59,9 @@ struct SendableOracle {
             for index in types.indices where types[index].body != nil {
                 // The name as written (with any trivia between its tokens); the file's `$x` rewrites are not made yet.
                 let span = types[index].name
-                let name = span.isEmpty ? UnsafeBufferPointer(start: nil, count: 0)
+                let name =
+                    span.isEmpty
+                    ? UnsafeBufferPointer(start: nil, count: 0)
                     : UnsafeBufferPointer(rebasing: bytes[tokens[span.lower].start..<tokens[span.upper - 1].end])
                 let kind = types[index].kind
                 let fileType: FileType
@@ -73,7 +75,8 @@ struct SendableOracle {
                     if inheritance.contains(where: { context.span($0, isSpelled: "Sendable") }) {
                         fileType = .sendable
                     } else if Self.isPublic(types[index].prefix, context: context) || types[index].genericParameters != nil
-                        || inheritance.contains(where: { context.span($0, isSpelled: "View") }) {
+                        || inheritance.contains(where: { context.span($0, isSpelled: "View") })
+                    {
                         fileType = .unknown
                     } else {
                         fileType = .members(index: index)
@@ -172,7 +175,7 @@ struct SendableOracle {
         }
         guard case .members(let index) = answers.fileTypes[entry] else {
             if case .sendable = answers.fileTypes[entry] { return true }
-            return false  // unknown, or being read (a cycle)
+            return false // unknown, or being read (a cycle)
         }
         answers.fileTypes[entry] = .reading(index: index)
         let answer = membersAreSendable(types[index].body!.items)
@@ -208,7 +211,10 @@ struct SendableOracle {
             for binding in variable.bindings {
                 if let accessors = binding.accessors, case .getter = accessors.content { continue }
                 if let accessors = binding.accessors, case .accessors(let list) = accessors.content,
-                   list.contains(where: { [.get, .set, ._modify, ._read].contains(context.word($0.keyword)) }) { continue }
+                    list.contains(where: { [.get, .set, ._modify, ._read].contains(context.word($0.keyword)) })
+                {
+                    continue
+                }
                 if !variable.prefix.attributes.isEmpty { return nil }
                 if let span = binding.type {
                     // A type has no `$x` to rewrite: its text is its bytes (not trimmed).
@@ -311,4 +317,3 @@ private final class AnswerCache {
     /// What has been found out about the same-file types, by their index in `fileTypeNames`.
     @exclusivity(unchecked) var fileTypes: [SendableOracle.FileType] = []
 }
-

@@ -290,7 +290,8 @@ struct SourceContext {
     func statementStart(at token: Int, mappedTo line: Int) -> String {
         let name = lineDirectives ?? ""
         let indentation = indentationRange(of: token)
-        let onlyBlanksBefore = indentation.upperBound == tree.tokens[token].start
+        let onlyBlanksBefore =
+            indentation.upperBound == tree.tokens[token].start
             && (indentation.lowerBound == 0 || bytes[indentation.lowerBound - 1] == 10 || bytes[indentation.lowerBound - 1] == 13)
         let directive = sourceLocation(name, line: line) + lineEnding + string(fromBytes: indentation)
         return onlyBlanksBefore ? directive : lineEnding + directive
@@ -528,7 +529,8 @@ final class DerivedTypes {
             var position = Self.hash(id, key.head, key.tail, key.count) & mask
             while slots[position].wrapper != 0 {
                 if slots[position].wrapper == id && slots[position].head == key.head && slots[position].tail == key.tail
-                    && Int(slots[position].count) == key.count {
+                    && Int(slots[position].count) == key.count
+                {
                     return Int(slots[position].value)
                 }
                 position = (position + 1) & mask
@@ -543,7 +545,8 @@ final class DerivedTypes {
         while slots[position].wrapper != 0 {
             let slot = slots[position]
             if slot.wrapper == id && slot.head == key.head && slot.tail == key.tail && Int(slot.count) == key.count
-                && Self.spells(values[Int(slot.value)].valueType, bytes) {
+                && Self.spells(values[Int(slot.value)].valueType, bytes)
+            {
                 return Int(slot.value)
             }
             position = (position + 1) & mask
@@ -562,8 +565,10 @@ final class DerivedTypes {
         var text = valueType
         let key = text.withUTF8 { ByteKey($0) }
         values.append(Value(valueType: valueType, entry: entry))
-        place(Slot(wrapper: UInt(bitPattern: ObjectIdentifier(wrapper)), head: key.head, tail: key.tail,
-                   count: Int32(key.count), value: Int32(values.count - 1)))
+        place(
+            Slot(
+                wrapper: UInt(bitPattern: ObjectIdentifier(wrapper)), head: key.head, tail: key.tail,
+                count: Int32(key.count), value: Int32(values.count - 1)))
     }
 
     private func place(_ slot: Slot) {

@@ -32,16 +32,20 @@ extension FileLowering {
         var otherWrapper: Attribute?
         var unknownWrappers: [Attribute] = []
         // a static wrapped property in an extension of a protocol declared in this file.
-        let extendsProtocol = type.kind == .extension && context.tree.items.contains { item in
-            if case .type(let declared) = item { return declared.kind == .protocol && context.text(declared.name) == context.text(type.name) }
-            return false
-        }
+        let extendsProtocol =
+            type.kind == .extension
+            && context.tree.items.contains { item in
+                if case .type(let declared) = item { return declared.kind == .protocol && context.text(declared.name) == context.text(type.name) }
+                return false
+            }
         for (index, member) in members.enumerated() {
             let (declaration, placement) = (member.declaration, member.placement)
             if extendsProtocol, context.hasModifier(.static, in: declaration.prefix),
-               declaration.prefix.attributes.contains(where: { context.wrapper(of: $0) != nil }),
-               let name = declaration.bindings.first?.name {
-                diagnostics.append(Diagnostic(.error, at: context.tree.tokens[name].start, "static stored properties not supported in protocol extensions"))
+                declaration.prefix.attributes.contains(where: { context.wrapper(of: $0) != nil }),
+                let name = declaration.bindings.first?.name
+            {
+                diagnostics.append(
+                    Diagnostic(.error, at: context.tree.tokens[name].start, "static stored properties not supported in protocol extensions"))
                 blocked = true
                 notStored.append(index)
                 continue
@@ -59,9 +63,10 @@ extension FileLowering {
                 properties.append(property)
             case .lower(let property):
                 properties.append(property)
-                stored.append(StoredProperty(
-                    name: property.name, declaration: declaration, binding: declaration.bindings[0], wrapped: property,
-                    type: property.valueType, isLet: false, access: property.access, placement: placement))
+                stored.append(
+                    StoredProperty(
+                        name: property.name, declaration: declaration, binding: declaration.bindings[0], wrapped: property,
+                        type: property.valueType, isLet: false, access: property.access, placement: placement))
             case .leave(let diagnostic):
                 diagnostics.append(diagnostic)
                 // Per property: one the memberwise init leaves out (M-2) stays as written alone.
@@ -91,16 +96,22 @@ extension FileLowering {
         guard !properties.isEmpty else {
             // Decision 7: a wrapper without a declaration is left as written, and named.
             for unknown in unknownWrappers {
-                diagnostics.append(Diagnostic(.note, at: context.tree.tokens[unknown.atSign].start,
-                    "'@\(attributeTypeName(unknown, context: context))' is left as written: dewrap does not have its declaration (give its source with --wrapper-sources)"))
+                diagnostics.append(
+                    Diagnostic(
+                        .note, at: context.tree.tokens[unknown.atSign].start,
+                        "'@\(attributeTypeName(unknown, context: context))' is left as written: dewrap does not have its declaration (give its source with --wrapper-sources)"
+                    ))
             }
             return nil
         }
         if leavesProperties && otherWrapper == nil {
             // Decision 7: each property with a wrapper dewrap does not have is left as written, and named.
             for unknown in unknownWrappers {
-                diagnostics.append(Diagnostic(.note, at: context.tree.tokens[unknown.atSign].start,
-                    "'@\(attributeTypeName(unknown, context: context))' is left as written: dewrap does not have its declaration (give its source with --wrapper-sources)"))
+                diagnostics.append(
+                    Diagnostic(
+                        .note, at: context.tree.tokens[unknown.atSign].start,
+                        "'@\(attributeTypeName(unknown, context: context))' is left as written: dewrap does not have its declaration (give its source with --wrapper-sources)"
+                    ))
             }
         }
         var writesMemberwise = false
@@ -113,8 +124,11 @@ extension FileLowering {
             }
             if let otherWrapper {
                 // Its storage and memberwise parameter would need that wrapper's API (Decision 7).
-                diagnostics.append(Diagnostic(.note, at: context.tree.tokens[otherWrapper.atSign].start,
-                    "'\(context.text(type.name))' is left as written: dewrap does not have the declaration of '@\(attributeTypeName(otherWrapper, context: context))' (give its source with --wrapper-sources)"))
+                diagnostics.append(
+                    Diagnostic(
+                        .note, at: context.tree.tokens[otherWrapper.atSign].start,
+                        "'\(context.text(type.name))' is left as written: dewrap does not have the declaration of '@\(attributeTypeName(otherWrapper, context: context))' (give its source with --wrapper-sources)"
+                    ))
                 leftNames.formUnion(properties.map(\.name))
                 return nil
             }
@@ -126,9 +140,13 @@ extension FileLowering {
             writesMemberwise = true
         }
         if container == .class && !initializers.isEmpty && !inheritsOnlyProtocols(type) && !inheritsDeclaredClass(type)
-            && initializersDependOnSuperclass(type, initializers, properties: properties, stored: stored) {
-            diagnostics.append(Diagnostic(.warning, at: context.tree.tokens[type.keyword].start,
-                "cannot lower '\(context.text(type.name))': assignments in its initializers depend on whether it has a superclass, which is not supported yet"))
+            && initializersDependOnSuperclass(type, initializers, properties: properties, stored: stored)
+        {
+            diagnostics.append(
+                Diagnostic(
+                    .warning, at: context.tree.tokens[type.keyword].start,
+                    "cannot lower '\(context.text(type.name))': assignments in its initializers depend on whether it has a superclass, which is not supported yet"
+                ))
             leftNames.formUnion(properties.map(\.name))
             return nil
         }
@@ -145,21 +163,28 @@ extension FileLowering {
             (initializers + extensionInitializers).contains { mentions($0, clash.name) }
         }) {
             // An init's `self.x = v` would mean a different thing in each branch; the rewrite (N-1) has one.
-            diagnostics.append(Diagnostic(.warning, at: context.tree.tokens[clash.binding.pattern.lower].start,
-                "cannot lower '\(context.text(type.name))': '\(clash.name)' is declared differently in '#if' branches, and its initializers assign it, which is not supported yet"))
+            diagnostics.append(
+                Diagnostic(
+                    .warning, at: context.tree.tokens[clash.binding.pattern.lower].start,
+                    "cannot lower '\(context.text(type.name))': '\(clash.name)' is declared differently in '#if' branches, and its initializers assign it, which is not supported yet"
+                ))
             leftNames.formUnion(properties.map(\.name))
             return nil
         }
         if writesMemberwise, !extensionInitializers.isEmpty, let placed = stored.first(where: { $0.placement != nil }) {
-            diagnostics.append(Diagnostic(.warning, at: context.tree.tokens[placed.declarationStart].start,
-                "cannot lower '\(context.text(type.name))': an init in its extension would start with initial values from an '#if' region, which is not supported yet"))
+            diagnostics.append(
+                Diagnostic(
+                    .warning, at: context.tree.tokens[placed.declarationStart].start,
+                    "cannot lower '\(context.text(type.name))': an init in its extension would start with initial values from an '#if' region, which is not supported yet"
+                ))
             leftNames.formUnion(properties.map(\.name))
             return nil
         }
         var codingKeys: CodingKeysPlan?
         switch planCodingKeys(
             type: type, extensions: extensions, properties: properties, stored: stored, fileDeclaresCodingKeys: declaresCodingKeys,
-            writesMemberwise: writesMemberwise, context: context) {
+            writesMemberwise: writesMemberwise, context: context)
+        {
         case .unchanged:
             break
         case .plan(let plan):
@@ -174,23 +199,25 @@ extension FileLowering {
             if !stored.contains(where: \.losesDeclarationValue) {
                 codingKeys?.initFromDecoder = nil
             } else if let problem = initFromDecoderProblem(
-                type: type, stored: stored, keyOrder: decoder.keyOrder, leavesProperties: leavesProperties, context: context) {
+                type: type, stored: stored, keyOrder: decoder.keyOrder, leavesProperties: leavesProperties, context: context)
+            {
                 diagnostics.append(problem)
                 leftNames.formUnion(properties.map(\.name))
                 return nil
             }
         }
-        return TypePlan(type: type, container: container, properties: properties, writesMemberwise: writesMemberwise,
-                        leavesProperties: leavesProperties,
-                        isDerivedClass: container == .class && !inheritsOnlyProtocols(type),
-                        initializers: initializers, extensionInitializers: extensionInitializers, stored: stored,
-                        codingKeys: codingKeys)
+        return TypePlan(
+            type: type, container: container, properties: properties, writesMemberwise: writesMemberwise,
+            leavesProperties: leavesProperties,
+            isDerivedClass: container == .class && !inheritsOnlyProtocols(type),
+            initializers: initializers, extensionInitializers: extensionInitializers, stored: stored,
+            codingKeys: codingKeys)
     }
 
     /// Whether `name` is one of the tokens of an init's body.
     func mentions(_ initializer: FunctionDecl, _ name: String) -> Bool {
         guard let body = initializer.body, let close = body.close else { return false }
-        let spelling = Array(name.utf8)  // compared as bytes: no String per token
+        let spelling = Array(name.utf8) // compared as bytes: no String per token
         return (body.open..<close).contains { context.tree.tokens[$0].kind == .identifier && context.token($0, isSpelled: spelling) }
     }
 
@@ -202,7 +229,8 @@ extension FileLowering {
             for other in stored[(index + 1)...] where other.placement != nil && other.name == property.name {
                 // Another storage, or one given its value at the declaration in one branch only.
                 if property.wrapped?.storageType != other.wrapped?.storageType
-                    || property.isInitializedAtDeclaration != other.isInitializedAtDeclaration {
+                    || property.isInitializedAtDeclaration != other.isInitializedAtDeclaration
+                {
                     result.append(property.wrapped != nil ? property : other)
                 }
             }
@@ -217,7 +245,8 @@ extension FileLowering {
     /// memberwise init would otherwise need its type.
     func isOutsideMemberwiseInit(_ declaration: VariableDecl, wrapperKnown: Bool = true) -> Bool {
         guard let access = context.declaredAccess(declaration.prefix), access == "private" || access == "fileprivate",
-              declaration.bindings.count == 1 else { return false }
+            declaration.bindings.count == 1
+        else { return false }
         return declaration.bindings[0].initializer != nil
             || declaration.prefix.attributes.contains {
                 $0.innerArguments != nil && (wrapperKnown ? context.wrapper(of: $0) != nil : isUnknownWrapperCandidate($0, context: context))
@@ -335,10 +364,11 @@ extension FileLowering {
             }
             // A tuple pattern cannot be written out yet: no type makes the plan refuse it.
             if binding.name == nil { type = nil }
-            result.append(StoredProperty(
-                name: context.text(binding.pattern), declaration: declaration, binding: declaration.bindings[index], wrapped: nil,
-                type: type, isLet: isLet, laziness: laziness, access: access, placement: placement,
-                resultBuilder: resultBuilder.map { TokenSpan($0.atSign, $0.name.upper) }))
+            result.append(
+                StoredProperty(
+                    name: context.text(binding.pattern), declaration: declaration, binding: declaration.bindings[index], wrapped: nil,
+                    type: type, isLet: isLet, laziness: laziness, access: access, placement: placement,
+                    resultBuilder: resultBuilder.map { TokenSpan($0.atSign, $0.name.upper) }))
         }
     }
 }

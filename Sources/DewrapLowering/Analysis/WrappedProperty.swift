@@ -67,7 +67,8 @@ final class WrappedProperty {
         self.didSet = didSet
         self.inner = inner
         self.composedSetter = composedSetter
-        initializesFromWrappedValue = wrapper.initializesStorageFromWrappedValue
+        initializesFromWrappedValue =
+            wrapper.initializesStorageFromWrappedValue
             && inner.allSatisfy { $0.wrapper.initializesStorageFromWrappedValue }
         if initializer != nil {
             storageStart = .wrappedValue
@@ -215,8 +216,11 @@ func analyzeProperty(
         // SwiftUI's `#Preview` macro makes a `@Previewable` variable a property of the view it writes:
         // only as written does the wrapper get that view's storage.
         if context.span(other.name, isSpelled: "Previewable") {
-            return .leave(Diagnostic(.warning, at: tree.tokens[other.atSign].start,
-                "cannot lower '\(name)': '@Previewable' is for the '#Preview' macro, which makes it a property of the preview's view; left as written"))
+            return .leave(
+                Diagnostic(
+                    .warning, at: tree.tokens[other.atSign].start,
+                    "cannot lower '\(name)': '@Previewable' is for the '#Preview' macro, which makes it a property of the preview's view; left as written"
+                ))
         }
         return .leave(Diagnostic(.warning, at: attributeOffset, "cannot lower '\(name)': composed property wrappers are not supported yet"))
     }
@@ -274,12 +278,14 @@ func analyzeProperty(
     // accepted when compiling for the others (SPEC Corrections), and stays on `x` and `_$x`.
     if let unavailable = declaration.prefix.attributes.first(where: { attribute in
         guard context.token(attribute.name.lower, isSpelled: "available"), let arguments = attribute.innerArguments,
-              context.tree.tokens[arguments.lower].kind == .binaryOperator || context.token(arguments.lower, isSpelled: "*")
+            context.tree.tokens[arguments.lower].kind == .binaryOperator || context.token(arguments.lower, isSpelled: "*")
         else { return false }
         return (arguments.lower..<arguments.upper).contains { context.token($0, isSpelled: "unavailable") }
     }) {
-        return .leave(Diagnostic(.error, at: tree.tokens[unavailable.name.lower].start,
-            "stored properties cannot be marked unavailable with '@available'"))
+        return .leave(
+            Diagnostic(
+                .error, at: tree.tokens[unavailable.name.lower].start,
+                "stored properties cannot be marked unavailable with '@available'"))
     }
     // `` `enum` ``: `_x`, `_$x` and the inits' parameters would each need the backticks handled apart.
     if context.bytes[tree.tokens[nameToken].start] == UInt8(ascii: "`") {
@@ -289,7 +295,8 @@ func analyzeProperty(
     var didSet: Observer?
     if let accessors = declaration.bindings[0].accessors {
         guard case .accessors(let list) = accessors.content,
-              list.allSatisfy({ context.word($0.keyword) == .willSet || context.word($0.keyword) == .didSet }) else {
+            list.allSatisfy({ context.word($0.keyword) == .willSet || context.word($0.keyword) == .didSet })
+        else {
             return .leave(Diagnostic(.error, at: attributeOffset, "property wrapper cannot be applied to a computed property"))
         }
         let willSetAccessor = list.first { context.word($0.keyword) == .willSet }
@@ -311,8 +318,11 @@ func analyzeProperty(
     // SPEC Corrections, X-1: an actor is a reference type and the compiler goes through the subscript, but
     // explicit Swift cannot: it needs key paths to the actor-isolated `x` and `_x`, which cannot be formed.
     if wrapper.wrappedValue.unavailable != nil, container == .actor, !isStatic, wrapper.enclosingInstance != nil {
-        return .leave(Diagnostic(.warning, at: nameOffset,
-            "cannot lower '\(name)': in an actor, '\(wrapper.name)' goes through the enclosing-instance subscript, whose key paths to actor-isolated properties explicit Swift cannot form"))
+        return .leave(
+            Diagnostic(
+                .warning, at: nameOffset,
+                "cannot lower '\(name)': in an actor, '\(wrapper.name)' goes through the enclosing-instance subscript, whose key paths to actor-isolated properties explicit Swift cannot form"
+            ))
     }
     if let message = wrapper.wrappedValue.unavailable, !(container == .class && !isStatic && wrapper.enclosingInstance != nil) {
         return .leave(Diagnostic(.error, at: attributeOffset, "'wrappedValue' is unavailable" + (message.isEmpty ? "" : ": " + message)))
@@ -360,9 +370,11 @@ func analyzeProperty(
     var utf8 = valueType
     let (lastByte, startsOptional) = utf8.withUTF8 { bytes in
         let prefix: StaticString = "Optional<"
-        let startsOptional = bytes.count >= prefix.utf8CodeUnitCount && prefix.withUTF8Buffer {
-            sameBytes(UnsafeBufferPointer(rebasing: bytes[..<$0.count]), $0)
-        }
+        let startsOptional =
+            bytes.count >= prefix.utf8CodeUnitCount
+            && prefix.withUTF8Buffer {
+                sameBytes(UnsafeBufferPointer(rebasing: bytes[..<$0.count]), $0)
+            }
         return (bytes.last, startsOptional)
     }
     let isImplicitlyUnwrapped = lastByte == UInt8(ascii: "!")
@@ -389,20 +401,24 @@ func analyzeProperty(
                 }
             }
         }
-        types = wrapper.genericParameters.allSatisfy({ bindings[$0] != nil })
+        types =
+            wrapper.genericParameters.allSatisfy({ bindings[$0] != nil })
             ? DerivedTypes.Entry(storageType: wrapper.storageType(bindings), projectedType: wrapper.projectedType(bindings)) : nil
         if cached { context.derivedTypes.store(types, wrapper: wrapper, valueType: valueType) }
     }
     guard let types else {
-        return .leave(Diagnostic(.warning, at: nameOffset,
-            "cannot lower '\(name)': the generic arguments of '\(wrapper.name)' cannot be read from its type"))
+        return .leave(
+            Diagnostic(
+                .warning, at: nameOffset,
+                "cannot lower '\(name)': the generic arguments of '\(wrapper.name)' cannot be read from its type"))
     }
     let access = context.declaredAccess(declaration.prefix)
-    return .lower(WrappedProperty(
-        declaration: declaration, wrapper: wrapper, attribute: attribute, name: name, nameToken: nameToken,
-        valueType: valueType, storageValueType: storageValueType, isOptional: isOptional, initializer: binding.initializer,
-        attributeArguments: attributeArguments, types: types,
-        access: access, isStatic: isStatic, placement: placement, willSet: willSet, didSet: didSet))
+    return .lower(
+        WrappedProperty(
+            declaration: declaration, wrapper: wrapper, attribute: attribute, name: name, nameToken: nameToken,
+            valueType: valueType, storageValueType: storageValueType, isOptional: isOptional, initializer: binding.initializer,
+            attributeArguments: attributeArguments, types: types,
+            access: access, isStatic: isStatic, placement: placement, willSet: willSet, didSet: didSet))
 }
 
 /// A composition `@A @B var x`: storage `A<B<T>>`, read innermost out.
@@ -421,17 +437,20 @@ private func analyzeComposition(
     }
     let shapes = layers.map(\.1)
     guard shapes.allSatisfy({ $0.hasInitWrappedValue && !$0.wrappedValue.mutatingGetter && $0.wrappedValue.unavailable == nil }),
-          !shapes[0].wrappedValueIsAutoclosure,
-          shapes.dropFirst().allSatisfy({ $0.wrappedValue.isolation == nil }),
-          !(container == .class && !isStatic && shapes.contains { $0.enclosingInstance != nil }) else {
+        !shapes[0].wrappedValueIsAutoclosure,
+        shapes.dropFirst().allSatisfy({ $0.wrappedValue.isolation == nil }),
+        !(container == .class && !isStatic && shapes.contains { $0.enclosingInstance != nil })
+    else {
         return leave("this composition of property wrappers is not supported yet")
     }
     guard layers.allSatisfy({ $0.0.name.upper == $0.0.name.lower + 1 || !context.token($0.0.name.upper - 1, hasSuffix: ">") }) else {
         return leave("generic arguments on composed property wrappers are not supported yet")
     }
     let isOptional = valueType.hasSuffix("?") || valueType.hasSuffix("!") || valueType.hasPrefix("Optional<")
-    if binding.initializer == nil && (isOptional || shapes.contains { $0.hasInitWithoutArguments }
-        || !shapes.allSatisfy(\.initializesStorageFromWrappedValue) || layers.contains { $0.0.arguments != nil }) {
+    if binding.initializer == nil
+        && (isOptional || shapes.contains { $0.hasInitWithoutArguments }
+            || !shapes.allSatisfy(\.initializesStorageFromWrappedValue) || layers.contains { $0.0.arguments != nil })
+    {
         return leave("a composition of property wrappers without an initial value is not supported yet")
     }
     guard !valueType.hasSuffix("!") else { return leave("an implicitly unwrapped composition is not supported yet") }
@@ -466,7 +485,8 @@ private func analyzeComposition(
         declaration: declaration, wrapper: outer.shape, attribute: outer.attribute, name: name,
         nameToken: nameToken, valueType: valueType, storageValueType: valueType, isOptional: isOptional,
         initializer: binding.initializer, attributeArguments: outer.arguments,
-        types: DerivedTypes.Entry(storageType: outer.type, projectedType: projectedType), access: access, isStatic: isStatic, placement: placement, willSet: willSet, didSet: didSet,
+        types: DerivedTypes.Entry(storageType: outer.type, projectedType: projectedType), access: access, isStatic: isStatic, placement: placement,
+        willSet: willSet, didSet: didSet,
         inner: storage.dropFirst().map {
             WrapperLayer(attribute: $0.attribute, wrapper: $0.shape, attributeArguments: $0.arguments, storageType: $0.type)
         },
@@ -493,11 +513,13 @@ private func genericArguments(
             // (`@Environment(\.self)` reads `EnvironmentValues`). Any other key path's value type
             // is known only from a declaration of its member.
             if pattern.count == 6, pattern[0] == "KeyPath", pattern[1] == "<", pattern[3] == ",", pattern[5] == ">",
-               wrapper.genericParameters.contains(pattern[4]), !wrapper.genericParameters.contains(pattern[2]) {
+                wrapper.genericParameters.contains(pattern[4]), !wrapper.genericParameters.contains(pattern[2])
+            {
                 if value == ["\\", ".", "self"] {
                     bindings[pattern[4]] = [pattern[2]]
                 } else if let member = keyPathMember(value, root: pattern[2]),
-                          let type = keyPathValueType(root: pattern[2], member: member, context: context) {
+                    let type = keyPathValueType(root: pattern[2], member: member, context: context)
+                {
                     // `\.dismiss` for `KeyPath<EnvironmentValues, Value>`: `Value` is the member's declared type.
                     bindings[pattern[4]] = typeTokens(type)
                 }
@@ -505,9 +527,11 @@ private func genericArguments(
             }
             // `Model.self` for `Value.Type` (not a key path's `\.self`).
             guard pattern.count == 3, pattern[1] == ".", pattern[2] == "Type", wrapper.genericParameters.contains(pattern[0]),
-                  value.count >= 3, value[value.count - 2] == ".", value.last == "self",
-                  let first = value.first?.utf8.first, first == UInt8(ascii: "_") || first >= 0x80
-                    || (first | 0x20 >= UInt8(ascii: "a") && first | 0x20 <= UInt8(ascii: "z")) else { continue }
+                value.count >= 3, value[value.count - 2] == ".", value.last == "self",
+                let first = value.first?.utf8.first,
+                first == UInt8(ascii: "_") || first >= 0x80
+                    || (first | 0x20 >= UInt8(ascii: "a") && first | 0x20 <= UInt8(ascii: "z"))
+            else { continue }
             bindings[pattern[0]] = Array(value.dropLast(2))
         }
         if !bindings.isEmpty { return bindings }
@@ -526,7 +550,8 @@ private func keyPathMember(_ tokens: [String], root: String) -> String? {
     }
     // A name (`typeTokens` makes one token of letters, digits, `_` and non-ASCII bytes), not `self` or a digit's tuple index.
     guard member != "self", let first = member.utf8.first, first >= 0x80 || isASCIINameByte(first),
-          !(first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")) else { return nil }
+        !(first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9"))
+    else { return nil }
     return member
 }
 
@@ -572,8 +597,9 @@ func isUnknownWrapperCandidate(_ attribute: Attribute, context: SourceContext) -
     let name = context.text(attribute.name.lower)
     guard let first = name.unicodeScalars.first, first.properties.isUppercase, !context.isResultBuilder(attribute) else { return false }
     // The language's own attributes, and library attributes and attached macros known not to be property wrappers.
-    return !isCompilerAttribute(name) && ![
-        "ViewBuilder", "GlobalActor", "TaskLocal", "ObservationIgnored", "ObservationTracked", "Attribute", "Relationship",
-        "Transient", "Entry",
-    ].contains(name)
+    return !isCompilerAttribute(name)
+        && ![
+            "ViewBuilder", "GlobalActor", "TaskLocal", "ObservationIgnored", "ObservationTracked", "Attribute", "Relationship",
+            "Transient", "Entry",
+        ].contains(name)
 }

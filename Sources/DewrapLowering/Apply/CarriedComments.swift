@@ -23,7 +23,8 @@ func carryComments(into edits: inout [Edit], context: SourceContext) {
                 let slash = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
                 from = slash + 1
                 guard slash + 1 < source.count, source[slash + 1] == UInt8(ascii: "/") || source[slash + 1] == UInt8(ascii: "*"),
-                      !isInsideToken(slash, context.tree.tokens) else { continue }
+                    !isInsideToken(slash, context.tree.tokens)
+                else { continue }
                 let end = commentEnd(from: slash, in: source)
                 comments.append(slash..<end)
                 from = end

@@ -81,8 +81,9 @@ final class DeclarationIndex {
                     visitTypeNames(body.items, context: context)
                     continue
                 }
-                visit(body.items, owner: lastComponent(name),
-                      inPublicExtension: type.kind == .extension && isPublic(type.prefix), context: context)
+                visit(
+                    body.items, owner: lastComponent(name),
+                    inPublicExtension: type.kind == .extension && isPublic(type.prefix), context: context)
             case .other(let other) where other.kind == .typealias || other.kind == .associatedtype:
                 for name in other.names { otherTypeNames.insert(context.text(name)) }
             case .ifConfig(let ifConfig):
@@ -116,9 +117,12 @@ final class DeclarationIndex {
                 let key = owner ?? ""
                 let text = context.text(name)
                 // A generic function's return type may name its parameters (`func made<T>(…) -> T`): not certain.
-                let entry = function.genericParameters != nil ? nil : function.returnType.map {
-                    Function(returnType: $0, owner: owner, isPrivate: isPrivate(function.prefix, context), isPublic: isPublic(function.prefix))
-                }
+                let entry =
+                    function.genericParameters != nil
+                    ? nil
+                    : function.returnType.map {
+                        Function(returnType: $0, owner: owner, isPrivate: isPrivate(function.prefix, context), isPublic: isPublic(function.prefix))
+                    }
                 functions[key, default: [:]][text] = functions[key]?[text] == nil ? .some(entry) : .some(nil)
             default:
                 continue
@@ -222,7 +226,7 @@ final class TypealiasIndex {
                 for clause in ifConfig.clauses { visit(clause.items, context: context) }
             case .other(let other) where other.kind == .typealias:
                 guard let declared = other.names.first,
-                      let equal = (declared..<other.span.upper).first(where: { context.tree.tokens[$0].kind == .equal })
+                    let equal = (declared..<other.span.upper).first(where: { context.tree.tokens[$0].kind == .equal })
                 else { continue }
                 let name = context.text(declared)
                 aliases[name] = aliases[name] == nil ? .some(TokenSpan(equal + 1, other.span.upper)) : .some(nil)
@@ -266,7 +270,8 @@ extension SourceContext {
         let member = text(names[names.count - 1])
         if names.count == 1 {
             // A global (or a static member of some type named without `Self.`: then uncertain).
-            let declaredAsStatic = index.values.contains { $0.key != "" && $0.value[member] != nil }
+            let declaredAsStatic =
+                index.values.contains { $0.key != "" && $0.value[member] != nil }
                 || index.functions.contains { $0.key != "" && $0.value[member] != nil }
                 || module.map { module in
                     module.values.contains { $0.key != "" && $0.value[member] != nil }
@@ -290,13 +295,14 @@ extension SourceContext {
         var kind: TypeKind?
         switch (index.types[typeName], module?.types[typeName]) {
         case (.some(.none), _), (_, .some(.none)):
-            return nil  // two types of that name
+            return nil // two types of that name
         case (.some(.some(let declared)), _), (.none, .some(.some(let declared))):
             kind = declared
         case (.none, .none):
             // A type of another module: its static members declared in an extension here (or in another
             // file of the module) count; where none is declared, the SDK's, as the built-in catalog has them.
-            let declared = isCall
+            let declared =
+                isCall
                 ? index.functions[typeName]?[member] != nil || module?.functions[typeName]?[member] != nil
                 : index.values[typeName]?[member] != nil || module?.values[typeName]?[member] != nil
             if !declared {
@@ -322,7 +328,7 @@ extension SourceContext {
         case (.some(.some(let kind)), _), (.none, .some(.some(let kind))):
             guard kind != .protocol else { return nil }
         default:
-            return nil  // not a type of the module, or two of that name
+            return nil // not a type of the module, or two of that name
         }
         let elsewhere = module?.instanceValues[baseType]?[name]
         if let local = index.instanceValues[baseType]?[name] {

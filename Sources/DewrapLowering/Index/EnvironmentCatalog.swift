@@ -39,7 +39,9 @@ enum EnvironmentCatalog {
 
     /// The declarations, grouped by the module whose import their types need.
     static let declarations: [Group] = [
-        Group(nil, #"""
+        Group(
+            nil,
+            #"""
             extension EnvironmentValues {
                 // MARK: Creating and accessing values
                 public var description: String { get }
@@ -204,7 +206,9 @@ enum EnvironmentCatalog {
             }
             """#),
         // The types below are other frameworks' (their own documentation pages name the framework).
-        Group("AuthenticationServices", #"""
+        Group(
+            "AuthenticationServices",
+            #"""
             extension EnvironmentValues {
                 public var authorizationController: AuthorizationController { get }
                 public var webAuthenticationSession: WebAuthenticationSession { get }
@@ -214,27 +218,37 @@ enum EnvironmentCatalog {
                 public var deliveredVerificationCodesManager: DeliveredVerificationCodesManager { get }
             }
             """#),
-        Group("ClockKit", #"""
+        Group(
+            "ClockKit",
+            #"""
             extension EnvironmentValues {
                 public var complicationRenderingMode: ComplicationRenderingMode { get }
             }
             """#),
-        Group("CoreData", #"""
+        Group(
+            "CoreData",
+            #"""
             extension EnvironmentValues {
                 public var managedObjectContext: NSManagedObjectContext { get }
             }
             """#),
-        Group("DeclaredAgeRange", #"""
+        Group(
+            "DeclaredAgeRange",
+            #"""
             extension EnvironmentValues {
                 public var requestAgeRange: DeclaredAgeRangeAction { get }
             }
             """#),
-        Group("DeviceDiscoveryUI", #"""
+        Group(
+            "DeviceDiscoveryUI",
+            #"""
             extension EnvironmentValues {
                 public var devicePickerSupports: DevicePickerSupportedAction { get }
             }
             """#),
-        Group("ImagePlayground", #"""
+        Group(
+            "ImagePlayground",
+            #"""
             extension EnvironmentValues {
                 public var imagePlaygroundAllowedGenerationStyles: [ImagePlaygroundStyle] { get }
                 public var imagePlaygroundOptions: ImagePlaygroundOptions { get }
@@ -242,39 +256,53 @@ enum EnvironmentCatalog {
                 public var imagePlaygroundSelectedGenerationStyle: ImagePlaygroundStyle { get }
             }
             """#),
-        Group("MarketplaceKit", #"""
+        Group(
+            "MarketplaceKit",
+            #"""
             extension EnvironmentValues {
                 public var requestAppDeletion: RequestAppDeletionAction { get }
             }
             """#),
-        Group("PermissionKit", #"""
+        Group(
+            "PermissionKit",
+            #"""
             extension EnvironmentValues {
                 public var askPermission: AskPermissionAction { get }
             }
             """#),
-        Group("RealityKit", #"""
+        Group(
+            "RealityKit",
+            #"""
             extension EnvironmentValues {
                 public var realityViewCameraControls: CameraControls { get }
             }
             """#),
-        Group("Spatial", #"""
+        Group(
+            "Spatial",
+            #"""
             extension EnvironmentValues {
                 public var immersiveSpaceDisplacement: Pose3D { get }
             }
             """#),
-        Group("StoreKit", #"""
+        Group(
+            "StoreKit",
+            #"""
             extension EnvironmentValues {
                 public var purchase: PurchaseAction { get }
                 public var displayStoreKitMessage: DisplayMessageAction { get }
                 public var requestReview: RequestReviewAction { get }
             }
             """#),
-        Group("SwiftData", #"""
+        Group(
+            "SwiftData",
+            #"""
             extension EnvironmentValues {
                 public var modelContext: ModelContext { get }
             }
             """#),
-        Group("WidgetKit", #"""
+        Group(
+            "WidgetKit",
+            #"""
             extension EnvironmentValues {
                 public var widgetFamily: WidgetFamily { get }
                 public var widgetRenderingMode: WidgetRenderingMode { get }
@@ -387,8 +415,9 @@ func environmentValuesMembers(in context: SourceContext) -> [EnvironmentMember] 
             switch item {
             case .variable(let variable):
                 guard context.word(variable.keyword) == .var, variable.bindings.count == 1,
-                      !variable.prefix.modifiers.contains(where: { context.word($0.keyword) == .static || context.word($0.keyword) == .class }),
-                      let name = variable.bindings[0].name, let type = variable.bindings[0].type else { continue }
+                    !variable.prefix.modifiers.contains(where: { context.word($0.keyword) == .static || context.word($0.keyword) == .class }),
+                    let name = variable.bindings[0].name, let type = variable.bindings[0].type
+                else { continue }
                 let isComputed: Bool
                 switch variable.bindings[0].accessors?.content {
                 case nil: isComputed = false

@@ -167,7 +167,8 @@ private func contains(_ bytes: [UInt8], _ text: StaticString) -> Bool {
             guard let base = haystack.baseAddress, let first = needle.first else { return false }
             var from = 0
             while from + needle.count <= haystack.count,
-                  let found = memchr(base + from, Int32(first), haystack.count - from) {
+                let found = memchr(base + from, Int32(first), haystack.count - from)
+            {
                 let index = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
                 guard index + needle.count <= haystack.count else { return false }
                 if sameBytes(UnsafeBufferPointer(rebasing: haystack[index..<index + needle.count]), needle) { return true }
@@ -206,8 +207,9 @@ public func wordOccurrences(of word: [UInt8], in bytes: [UInt8]) -> Int {
     var index = 0
     while index + word.count <= bytes.count {
         if bytes[index] == word[0], bytes[index..<(index + word.count)].elementsEqual(word),
-           index == 0 || !isWordByte(bytes[index - 1]),
-           index + word.count == bytes.count || !isWordByte(bytes[index + word.count]) {
+            index == 0 || !isWordByte(bytes[index - 1]),
+            index + word.count == bytes.count || !isWordByte(bytes[index + word.count])
+        {
             count += 1
             index += word.count
         } else {

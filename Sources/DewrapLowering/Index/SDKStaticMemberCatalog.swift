@@ -83,7 +83,9 @@ enum SDKStaticMemberCatalog {
     /// The declarations, one entry per type: a file reads only those of the types it names a
     /// member of (the catalog is large, and a file names members of few of its types).
     static let declarations: [Declarations] = [
-        Declarations("Color", .swiftUI, #"""
+        Declarations(
+            "Color", .swiftUI,
+            #"""
             extension Color {
                 // Getting standard colors
                 public static let black: Color
@@ -108,7 +110,9 @@ enum SDKStaticMemberCatalog {
                 public static let secondary: Color
             }
             """#),
-        Declarations("Font", .swiftUI, #"""
+        Declarations(
+            "Font", .swiftUI,
+            #"""
             extension Font {
                 // Getting standard fonts
                 public static let extraLargeTitle2: Font
@@ -134,7 +138,9 @@ enum SDKStaticMemberCatalog {
                 public static func custom(_ name: String, size: CGFloat) -> Font
             }
             """#),
-        Declarations("Alignment", .swiftUI, #"""
+        Declarations(
+            "Alignment", .swiftUI,
+            #"""
             extension Alignment {
                 public static let topLeading: Alignment
                 public static let top: Alignment
@@ -153,7 +159,9 @@ enum SDKStaticMemberCatalog {
                 public static var trailingLastTextBaseline: Alignment { get }
             }
             """#),
-        Declarations("HorizontalAlignment", .swiftUI, #"""
+        Declarations(
+            "HorizontalAlignment", .swiftUI,
+            #"""
             extension HorizontalAlignment {
                 public static let leading: HorizontalAlignment
                 public static let center: HorizontalAlignment
@@ -162,7 +170,9 @@ enum SDKStaticMemberCatalog {
                 public static let listRowSeparatorTrailing: HorizontalAlignment
             }
             """#),
-        Declarations("VerticalAlignment", .swiftUI, #"""
+        Declarations(
+            "VerticalAlignment", .swiftUI,
+            #"""
             extension VerticalAlignment {
                 public static let top: VerticalAlignment
                 public static let center: VerticalAlignment
@@ -171,7 +181,9 @@ enum SDKStaticMemberCatalog {
                 public static let lastTextBaseline: VerticalAlignment
             }
             """#),
-        Declarations("UnitPoint", .swiftUI, #"""
+        Declarations(
+            "UnitPoint", .swiftUI,
+            #"""
             extension UnitPoint {
                 public static let zero: UnitPoint
                 public static let topLeading: UnitPoint
@@ -185,14 +197,18 @@ enum SDKStaticMemberCatalog {
                 public static let bottomTrailing: UnitPoint
             }
             """#),
-        Declarations("Angle", .swiftUI, #"""
+        Declarations(
+            "Angle", .swiftUI,
+            #"""
             extension Angle {
                 public static var zero: Angle { get }
                 public static func degrees(_ degrees: Double) -> Angle
                 public static func radians(_ radians: Double) -> Angle
             }
             """#),
-        Declarations("Animation", .swiftUI, #"""
+        Declarations(
+            "Animation", .swiftUI,
+            #"""
             extension Animation {
                 public static var linear: Animation { get }
                 public static func linear(duration: TimeInterval) -> Animation
@@ -223,7 +239,9 @@ enum SDKStaticMemberCatalog {
                 public static func timingCurve(_ p1x: Double, _ p1y: Double, _ p2x: Double, _ p2y: Double, duration: TimeInterval) -> Animation
             }
             """#),
-        Declarations("NavigationSplitViewVisibility", .swiftUI, #"""
+        Declarations(
+            "NavigationSplitViewVisibility", .swiftUI,
+            #"""
             extension NavigationSplitViewVisibility {
                 public static var automatic: NavigationSplitViewVisibility { get }
                 public static var all: NavigationSplitViewVisibility { get }
@@ -231,7 +249,9 @@ enum SDKStaticMemberCatalog {
                 public static var detailOnly: NavigationSplitViewVisibility { get }
             }
             """#),
-        Declarations("PresentationDetent", .swiftUI, #"""
+        Declarations(
+            "PresentationDetent", .swiftUI,
+            #"""
             extension PresentationDetent {
                 public static let large: PresentationDetent
                 public static let medium: PresentationDetent
@@ -240,33 +260,43 @@ enum SDKStaticMemberCatalog {
                 public static func height(_ height: CGFloat) -> PresentationDetent
             }
             """#),
-        Declarations("EditMode", .swiftUI, #"""
+        Declarations(
+            "EditMode", .swiftUI,
+            #"""
             public enum EditMode {
                 case active
                 case inactive
                 case transient
             }
             """#),
-        Declarations("ColorScheme", .swiftUI, #"""
+        Declarations(
+            "ColorScheme", .swiftUI,
+            #"""
             public enum ColorScheme {
                 case light
                 case dark
             }
             """#),
-        Declarations("ScenePhase", .swiftUI, #"""
+        Declarations(
+            "ScenePhase", .swiftUI,
+            #"""
             public enum ScenePhase {
                 case active
                 case inactive
                 case background
             }
             """#),
-        Declarations("UserInterfaceSizeClass", .swiftUI, #"""
+        Declarations(
+            "UserInterfaceSizeClass", .swiftUI,
+            #"""
             public enum UserInterfaceSizeClass {
                 case compact
                 case regular
             }
             """#),
-        Declarations("DynamicTypeSize", .swiftUI, #"""
+        Declarations(
+            "DynamicTypeSize", .swiftUI,
+            #"""
             public enum DynamicTypeSize {
                 case xSmall
                 case small
@@ -282,7 +312,9 @@ enum SDKStaticMemberCatalog {
                 case accessibility5
             }
             """#),
-        Declarations("ControlSize", .swiftUI, #"""
+        Declarations(
+            "ControlSize", .swiftUI,
+            #"""
             public enum ControlSize {
                 case mini
                 case small
@@ -291,26 +323,34 @@ enum SDKStaticMemberCatalog {
                 case extraLarge
             }
             """#),
-        Declarations("LayoutDirection", .swiftUI, #"""
+        Declarations(
+            "LayoutDirection", .swiftUI,
+            #"""
             public enum LayoutDirection {
                 case leftToRight
                 case rightToLeft
             }
             """#),
-        Declarations("TextAlignment", .swiftUI, #"""
+        Declarations(
+            "TextAlignment", .swiftUI,
+            #"""
             public enum TextAlignment {
                 case center
                 case leading
                 case trailing
             }
             """#),
-        Declarations("Axis", .swiftUI, #"""
+        Declarations(
+            "Axis", .swiftUI,
+            #"""
             public enum Axis {
                 case horizontal
                 case vertical
             }
             """#),
-        Declarations("Edge", .swiftUI, #"""
+        Declarations(
+            "Edge", .swiftUI,
+            #"""
             public enum Edge {
                 case top
                 case bottom
@@ -318,37 +358,49 @@ enum SDKStaticMemberCatalog {
                 case trailing
             }
             """#),
-        Declarations("Visibility", .swiftUI, #"""
+        Declarations(
+            "Visibility", .swiftUI,
+            #"""
             public enum Visibility {
                 case automatic
                 case visible
                 case hidden
             }
             """#),
-        Declarations("ContentMode", .swiftUI, #"""
+        Declarations(
+            "ContentMode", .swiftUI,
+            #"""
             public enum ContentMode {
                 case fill
                 case fit
             }
             """#),
-        Declarations("CGSize", .coreGraphics, #"""
+        Declarations(
+            "CGSize", .coreGraphics,
+            #"""
             extension CGSize {
                 public static var zero: CGSize { get }
             }
             """#),
-        Declarations("CGPoint", .coreGraphics, #"""
+        Declarations(
+            "CGPoint", .coreGraphics,
+            #"""
             extension CGPoint {
                 public static var zero: CGPoint { get }
             }
             """#),
-        Declarations("CGRect", .coreGraphics, #"""
+        Declarations(
+            "CGRect", .coreGraphics,
+            #"""
             extension CGRect {
                 public static var infinite: CGRect { get }
                 public static var null: CGRect { get }
                 public static var zero: CGRect { get }
             }
             """#),
-        Declarations("CGFloat", .coreGraphics, #"""
+        Declarations(
+            "CGFloat", .coreGraphics,
+            #"""
             extension CGFloat {
                 public static var zero: Self { get }
                 public static var pi: Self { get }
@@ -356,21 +408,27 @@ enum SDKStaticMemberCatalog {
                 public static var greatestFiniteMagnitude: Self { get }
             }
             """#),
-        Declarations("Date", .foundation, #"""
+        Declarations(
+            "Date", .foundation,
+            #"""
             extension Date {
                 public static var now: Date { get }
                 public static let distantFuture: Date
                 public static let distantPast: Date
             }
             """#),
-        Declarations("Int", .standardLibrary, #"""
+        Declarations(
+            "Int", .standardLibrary,
+            #"""
             extension Int {
                 public static var zero: Self { get }
                 public static var max: Self { get }
                 public static var min: Self { get }
             }
             """#),
-        Declarations("Double", .standardLibrary, #"""
+        Declarations(
+            "Double", .standardLibrary,
+            #"""
             extension Double {
                 public static var zero: Self { get }
                 public static var pi: Double { get }
@@ -383,7 +441,9 @@ enum SDKStaticMemberCatalog {
                 public static var ulpOfOne: Double { get }
             }
             """#),
-        Declarations("Float", .standardLibrary, #"""
+        Declarations(
+            "Float", .standardLibrary,
+            #"""
             extension Float {
                 public static var zero: Self { get }
                 public static var pi: Float { get }
@@ -423,8 +483,10 @@ enum SDKStaticMemberCatalog {
         /// The type of the member named by the bytes `name`: a function or not.
         func type(of name: UnsafeBufferPointer<UInt8>, isFunction: Bool) -> String? {
             bytes.withUnsafeBufferPointer { bytes in
-                for member in members where member.isFunction == isFunction && member.name.count == name.count
-                    && sameBytes(UnsafeBufferPointer(rebasing: bytes[member.name]), name) {
+                for member in members
+                where member.isFunction == isFunction && member.name.count == name.count
+                    && sameBytes(UnsafeBufferPointer(rebasing: bytes[member.name]), name)
+                {
                     return member.type
                 }
                 return nil
@@ -534,9 +596,10 @@ extension SourceContext {
         return bytes.withUnsafeBufferPointer { bytes -> String? in
             let typeName = UnsafeBufferPointer(rebasing: bytes[tokens[type].range])
             guard let index = SDKStaticMemberCatalog.index(ofType: typeName),
-                  let memberType = SDKStaticMemberCatalog.members(ofTypeAt: index).type(
+                let memberType = SDKStaticMemberCatalog.members(ofTypeAt: index).type(
                     of: UnsafeBufferPointer(rebasing: bytes[tokens[member].range]), isFunction: isCall),
-                  seesSDKType(at: index) else { return nil }
+                seesSDKType(at: index)
+            else { return nil }
             return memberType
         }
     }

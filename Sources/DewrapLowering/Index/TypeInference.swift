@@ -16,7 +16,8 @@ extension SourceContext {
         // one (a walk over every token of a call's arguments) is left for what they do not read.
         if let type = literalOrConstructedType(span) { return type }
         if let asIndex = topLevelIndex(in: span, where: { tree.tokens[$0].kind == .keyword && word($0) == .as }),
-           asIndex + 1 < span.upper, tokens[asIndex + 1].kind != .postfixQuestionMark, tokens[asIndex + 1].kind != .exclamationMark {
+            asIndex + 1 < span.upper, tokens[asIndex + 1].kind != .postfixQuestionMark, tokens[asIndex + 1].kind != .exclamationMark
+        {
             return text(TokenSpan(asIndex + 1, span.upper))
         }
         return declaredType(of: span)
@@ -62,8 +63,9 @@ extension SourceContext {
             for element in elements where !element.isEmpty {
                 if let colon = topLevelIndex(in: element, where: { tree.tokens[$0].kind == .colon }) {
                     guard let key = inferredType(of: TokenSpan(element.lower, colon)),
-                          let value = inferredType(of: TokenSpan(colon + 1, element.upper)),
-                          keyType == nil || keyType == key, elementType == nil || elementType == value else { return nil }
+                        let value = inferredType(of: TokenSpan(colon + 1, element.upper)),
+                        keyType == nil || keyType == key, elementType == nil || elementType == value
+                    else { return nil }
                     keyType = key
                     elementType = value
                 } else {
@@ -76,7 +78,8 @@ extension SourceContext {
         }
         // `[T]()`: a type in brackets, then an empty call.
         guard close + 3 == span.upper, tokens[close + 1].kind == .leftParen, tokens[close + 2].kind == .rightParen,
-              isTypeLike(TokenSpan(span.lower + 1, close), allowColon: true) else { return nil }
+            isTypeLike(TokenSpan(span.lower + 1, close), allowColon: true)
+        else { return nil }
         return text(TokenSpan(span.lower, close + 1))
     }
 
@@ -115,7 +118,8 @@ extension SourceContext {
         if !explicitArguments || declarationIndex.types[typeText] != nil {
             let simple = lastComponent(typeText)
             if declarationIndex.typesNotConstructedCertainly.contains(simple)
-                || declarationIndex.types[simple] == nil && module?.typesNotConstructedCertainly.contains(simple) == true {
+                || declarationIndex.types[simple] == nil && module?.typesNotConstructedCertainly.contains(simple) == true
+            {
                 return nil
             }
         }
@@ -126,7 +130,8 @@ extension SourceContext {
     /// first argument's label; a number or `Bool` from anything but a literal of its kind (`Int(text)`
     /// may parse a String).
     private func mayBeFailable(_ type: String, arguments: TokenSpan) -> Bool {
-        let firstLabel = arguments.upper - arguments.lower >= 2 && tokens[arguments.lower + 1].kind == .colon
+        let firstLabel =
+            arguments.upper - arguments.lower >= 2 && tokens[arguments.lower + 1].kind == .colon
             ? text(arguments.lower) : "_"
         if let labels = sdkFailableInits[type], labels.contains(firstLabel) { return true }
         guard numericTypes.contains(type), firstLabel == "_", !arguments.isEmpty else { return false }

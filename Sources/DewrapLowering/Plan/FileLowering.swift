@@ -40,8 +40,10 @@ struct FileLowering {
     /// Functions with wrapped parameters of the module's other files (`LoweringOptions.moduleCalls`).
     let moduleCalls: ModuleCalls?
 
-    init(context: SourceContext, swiftVersion: SwiftLanguageMode = .swift6, moduleProjections: Set<String> = [],
-         moduleCalls: ModuleCalls? = nil) {
+    init(
+        context: SourceContext, swiftVersion: SwiftLanguageMode = .swift6, moduleProjections: Set<String> = [],
+        moduleCalls: ModuleCalls? = nil
+    ) {
         self.context = context
         self.swiftVersion = swiftVersion
         self.moduleProjections = moduleProjections
@@ -78,7 +80,8 @@ struct FileLowering {
             // A problem at the token right after the type (often the end of the file, for a
             // type that never closed) counts as inside it.
             guard let body = type.body,
-                  !parseProblems.contains(where: { type.span.lower <= $0 && $0 <= type.span.upper }) else {
+                !parseProblems.contains(where: { type.span.lower <= $0 && $0 <= type.span.upper })
+            else {
                 brokenTypes.append(type.span)
                 continue
             }
@@ -87,9 +90,11 @@ struct FileLowering {
             guard containsAttribute(type.span, tokens: tokens) else { continue }
             // Most files extend nothing: no name made and hashed to find that out.
             let typeExtensions = type.kind == .extension || extensions.isEmpty ? [] : extensions[context.text(type.name)] ?? []
-            if let plan = analyze(type, body: body, extensions: typeExtensions, declaresCodingKeys: declaresCodingKeys,
-                                  sendable: sendable,
-                                  leftNames: &leftNames) {
+            if let plan = analyze(
+                type, body: body, extensions: typeExtensions, declaresCodingKeys: declaresCodingKeys,
+                sendable: sendable,
+                leftNames: &leftNames)
+            {
                 plans.append(plan)
             }
         }
@@ -101,11 +106,16 @@ struct FileLowering {
             while leaving {
                 leaving = false
                 plans.removeAll { plan in
-                    guard let clash = plan.properties.first(where: {
-                        $0.projectedType != nil && leftNames.contains($0.name) && dollarNames.contains($0.name)
-                    }) else { return false }
-                    diagnostics.append(Diagnostic(.warning, at: tokens[clash.nameToken].start,
-                        "cannot lower '\(context.text(plan.type.name))': its '$\(clash.name)' cannot be told apart from that of a property of the same name left as written"))
+                    guard
+                        let clash = plan.properties.first(where: {
+                            $0.projectedType != nil && leftNames.contains($0.name) && dollarNames.contains($0.name)
+                        })
+                    else { return false }
+                    diagnostics.append(
+                        Diagnostic(
+                            .warning, at: tokens[clash.nameToken].start,
+                            "cannot lower '\(context.text(plan.type.name))': its '$\(clash.name)' cannot be told apart from that of a property of the same name left as written"
+                        ))
                     leftNames.formUnion(plan.properties.map(\.name))
                     leaving = true
                     return true
@@ -175,7 +185,7 @@ struct FileLowering {
             // A type left alone for a parse problem keeps its `$x` too (lowering its output again changes nothing).
             if brokenTypes.contains(where: { $0.lower <= reference.token && reference.token <= $0.upper }) { continue }
             let token = tree.tokens[reference.token]
-            let dollarName = context.bytes[token.range]  // `$x`
+            let dollarName = context.bytes[token.range] // `$x`
             let loweredMember = context.bytes.withUnsafeBufferPointer {
                 lowered.contains(UnsafeBufferPointer(rebasing: $0[token.start + 1..<token.end]))
             }
@@ -184,13 +194,18 @@ struct FileLowering {
                 continue
             }
             // Scope searches only where they can find something: closure parameters need a closure signature.
-            if tree.census.closureSignature, let parameter = tree.nearestLocalName(at: reference.token, where: {
-                $0.kind == .closureParameter && context.token($0.token, isSpelled: dollarName)
-            }) {
+            if tree.census.closureSignature,
+                let parameter = tree.nearestLocalName(
+                    at: reference.token,
+                    where: {
+                        $0.kind == .closureParameter && context.token($0.token, isSpelled: dollarName)
+                    })
+            {
                 // A `$x in` parameter owns `$x`; a lowered one's is `_$x` (P-5).
                 // `case .none =`: `==` on the enum is an outlined call for every reference.
                 if case .none = reference.qualifier, reference.token != parameter.token,
-                   loweredClosureParameters.contains(parameter.token) {
+                    loweredClosureParameters.contains(parameter.token)
+                {
                     rewrite(reference.token)
                 }
                 continue
@@ -198,9 +213,11 @@ struct FileLowering {
             // D-2: a local wrapped variable `x` in scope owns an unqualified `$x`; a lowered one's is `_$x`.
             var nearestLocal: ScopeName?
             if !localWrapped.isEmpty, case .none = reference.qualifier {
-                nearestLocal = tree.nearestLocalName(at: reference.token, where: {
-                    localWrapped.contains($0.token) && context.token($0.token, isSpelled: dollarName.dropFirst())
-                })
+                nearestLocal = tree.nearestLocalName(
+                    at: reference.token,
+                    where: {
+                        localWrapped.contains($0.token) && context.token($0.token, isSpelled: dollarName.dropFirst())
+                    })
             }
             if let nearestLocal {
                 guard loweredLocals.contains(nearestLocal.token) else { continue }
@@ -222,7 +239,8 @@ struct FileLowering {
         context.tokenEdits.sortByStart()
         parameters.addCallEdits(to: &context)
 
-        var mainEdits = locals.edits(context: context) + parameters.edits(context: context) + closures.edits(context: context)
+        var mainEdits =
+            locals.edits(context: context) + parameters.edits(context: context) + closures.edits(context: context)
             + wrappedClosures.edits(context: context)
         // Each type's edits are appended in place (an array of them per type was allocated, appended and freed), with
         // room for one per property and a few per type (isolation, memberwise init, coding keys) and the token rewrites.

@@ -41,7 +41,8 @@ public struct ModuleFunctionPasses {
         for (job, lowered) in early.enumerated() {
             for function in lowered?.result.projections.functions ?? [] {
                 if let other = declaring[function.name] {
-                    refused[function.name] = "'\(paths[other])' and '\(paths[job])' both declare a function '\(function.name)' with wrapped parameters, so its calls are not certain"
+                    refused[function.name] =
+                        "'\(paths[other])' and '\(paths[job])' both declare a function '\(function.name)' with wrapped parameters, so its calls are not certain"
                 } else {
                     declaring[function.name] = job
                     declared.append((function, job))
@@ -60,8 +61,10 @@ public struct ModuleFunctionPasses {
 
     /// Refuses the functions that module source `path` names: it is read, never written.
     public mutating func refuseNamed(by source: [UInt8], path: String) {
-        for (function, _) in declared where refused[function.name] == nil
-            && wordOccurrences(of: Array(function.name.utf8), in: source) > 0 {
+        for (function, _) in declared
+        where refused[function.name] == nil
+            && wordOccurrences(of: Array(function.name.utf8), in: source) > 0
+        {
             refused[function.name] = "the module source '\(path)' names it, and module sources are read, never written"
         }
     }
@@ -74,7 +77,8 @@ public struct ModuleFunctionPasses {
             guard let projections = lowered?.result.projections else { continue }
             // A declaration only this lowering found: other inputs were finished without knowing it.
             for function in projections.functions where !declared.contains(where: { $0.function.name == function.name }) {
-                refused[function.name] = refused[function.name]
+                refused[function.name] =
+                    refused[function.name]
                     ?? "dewrap saw it only after other files of the module were written (please report this input)"
             }
             for use in projections.unmatched where refused[use.name] == nil {
@@ -138,7 +142,10 @@ public func mayDeclareWrappedParameter(_ source: [UInt8]) -> Bool {
             let byte = bytes[index]
             // Another attribute is looked at on its own; a type's or closure's syntax follows no parameter name.
             if byte == UInt8(ascii: "@") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "{")
-                || byte == UInt8(ascii: ")") || byte == UInt8(ascii: ",") || byte == UInt8(ascii: "&") { continue }
+                || byte == UInt8(ascii: ")") || byte == UInt8(ascii: ",") || byte == UInt8(ascii: "&")
+            {
+                continue
+            }
             guard isASCIINameByte(byte) || byte >= 0x80 else { return true }
             let wordStart = index
             skipName(&index)

@@ -12,15 +12,17 @@ func renderProperty(
     // copied into `text` at once; a property that does not fit is written into `text` itself.
     let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1024) { buffer in
         var scratch = ScratchText(buffer)
-        writeProperty(property, container: container, typeName: typeName, writesStorageInitializer: writesStorageInitializer,
-                      context: context, to: &scratch)
+        writeProperty(
+            property, container: container, typeName: typeName, writesStorageInitializer: writesStorageInitializer,
+            context: context, to: &scratch)
         if scratch.overflowed { return false }
         text.write(scratch.bytes)
         return true
     }
     if !written {
-        writeProperty(property, container: container, typeName: typeName, writesStorageInitializer: writesStorageInitializer,
-                      context: context, to: &text)
+        writeProperty(
+            property, container: container, typeName: typeName, writesStorageInitializer: writesStorageInitializer,
+            context: context, to: &text)
     }
 }
 
@@ -186,7 +188,9 @@ private func writeProperty<Output: CodeOutput>(
             // A-5: old value (only when didSet uses it), willSet, store, didSet; the
             // observer bodies become helper methods so that `return` keeps its meaning.
             var steps: [String] = []
-            let helperKeyword = property.isStatic ? "private static func"
+            let helperKeyword =
+                property.isStatic
+                ? "private static func"
                 : container == .struct && setter == .mutating ? "private mutating func" : "private func"
             var oldName: String?
             if let didSet = property.didSet {
@@ -196,15 +200,21 @@ private func writeProperty<Output: CodeOutput>(
             if let willSet = property.willSet {
                 let parameter = observerParameter(willSet, context: context) ?? "newValue"
                 steps.append("\(storageName)_willSet(newValue)")
-                helpers.append(("\(helperKeyword) \(storageName)_willSet(_ \(parameter): \(property.valueType)) "
-                    + outdented(context.text(willSet.blockSpan), by: unit, eol: eol), context.line(of: willSet.open)))
+                helpers.append(
+                    (
+                        "\(helperKeyword) \(storageName)_willSet(_ \(parameter): \(property.valueType)) "
+                            + outdented(context.text(willSet.blockSpan), by: unit, eol: eol), context.line(of: willSet.open)
+                    ))
             }
             steps.append("\(access) = newValue")
             if let didSet = property.didSet {
                 let parameter = oldName.map { "_ \($0): \(property.valueType)" } ?? ""
                 steps.append("\(storageName)_didSet(\(oldName ?? ""))")
-                helpers.append(("\(helperKeyword) \(storageName)_didSet(\(parameter)) "
-                    + outdented(context.text(didSet.blockSpan), by: unit, eol: eol), context.line(of: didSet.open)))
+                helpers.append(
+                    (
+                        "\(helperKeyword) \(storageName)_didSet(\(parameter)) "
+                            + outdented(context.text(didSet.blockSpan), by: unit, eol: eol), context.line(of: didSet.open)
+                    ))
             }
             let setterKeyword = nonmutatingSetter ? "nonmutating set" : "set"
             if compact {
@@ -299,9 +309,11 @@ func storageInitializer(
     alignedTo alignment: TokenSpan? = nil, context: SourceContext
 ) -> String? {
     var text = CodeText()
-    guard writeStorageInitializer(
-        for: property, value: value, qualifying: qualification, alignedTo: alignment, context: context, to: &text
-    ) else {
+    guard
+        writeStorageInitializer(
+            for: property, value: value, qualifying: qualification, alignedTo: alignment, context: context, to: &text
+        )
+    else {
         return nil
     }
     return String(decoding: text.slice, as: UTF8.self)

@@ -12,16 +12,21 @@ extension FileLowering {
         // Its members are read only if a copied expression names something that could be one.
         let qualification = StaticQualification(type: plan.type)
         // Rendered now that `$x` rewrites are known, so copied defaults carry them.
-        let memberwise = plan.writesMemberwise
+        let memberwise =
+            plan.writesMemberwise
             ? planMemberwiseInit(
                 type: plan.type, stored: plan.stored, sendable: sendable, qualification: qualification,
                 kept: plan.codingKeys?.initFromDecoder == nil ? plan.codingKeys?.keptInitializers ?? PropertyNames() : PropertyNames(),
                 leavesProperties: plan.leavesProperties,
                 context: context, into: &texts) : nil
         // The key path root of the enclosing-instance subscript, which only a class's properties use.
-        let typeName = plan.container != .class ? "" : context.text(plan.type.name) + (plan.type.genericParameters.map {
-            "<" + genericParameterNames(context.text($0)).joined(separator: ", ") + ">"
-        } ?? "")
+        let typeName =
+            plan.container != .class
+            ? ""
+            : context.text(plan.type.name)
+                + (plan.type.genericParameters.map {
+                    "<" + genericParameterNames(context.text($0)).joined(separator: ", ") + ">"
+                } ?? "")
         // Taken out once: read through the optional plan, it was copied (and released) for every property.
         let strippedWrapped = memberwise?.strippedWrapped
         for property in plan.properties {
@@ -31,8 +36,10 @@ extension FileLowering {
                 property, container: plan.container, typeName: typeName, writesStorageInitializer: !stripped, context: context,
                 to: &texts)
             pending.append(PendingText(edit: result.count, text: start..<texts.count))
-            result.append(Edit(start: tokens[property.declaration.prefix.start].start,
-                               end: tokens[property.declaration.span.upper - 1].end, text: []))
+            result.append(
+                Edit(
+                    start: tokens[property.declaration.prefix.start].start,
+                    end: tokens[property.declaration.span.upper - 1].end, text: []))
         }
         if let isolation = inferredIsolation(plan) {
             let start = tokens[plan.type.prefix.start].start
@@ -57,9 +64,11 @@ extension FileLowering {
         if let memberwise {
             for initializer in plan.extensionInitializers {
                 let start = texts.count
-                guard let prologue = extensionInitPrologue(
-                    for: initializer, stored: plan.stored, plan: memberwise, qualification: qualification, context: context,
-                    into: &texts) else { continue }
+                guard
+                    let prologue = extensionInitPrologue(
+                        for: initializer, stored: plan.stored, plan: memberwise, qualification: qualification, context: context,
+                        into: &texts)
+                else { continue }
                 pending.append(PendingText(edit: result.count, text: start..<texts.count))
                 result.append(prologue)
             }

@@ -36,13 +36,14 @@ struct BindingClosureParameters {
         for closure in allClosures(context.tree) {
             // `$item in`, or with the attribute written out, `(@Binding $item) in`.
             guard closure.kind == .closure, closure.parameters.count == 1, let signature = closure.signature,
-                  signature.upper - signature.lower == 2 && signature.lower == closure.parameters[0]
+                signature.upper - signature.lower == 2 && signature.lower == closure.parameters[0]
                     || signature.upper - signature.lower == 6 && signature.lower + 3 == closure.parameters[0]
                         && tokens[signature.lower].kind == .leftParen && tokens[signature.lower + 1].kind == .atSign
                         && context.text(signature.lower + 2) == "Binding" && tokens[signature.lower + 4].kind == .rightParen,
-                  tokens[closure.parameters[0]].kind == .dollarIdentifier, closure.captureList == nil,
-                  closure.close != nil,
-                  !broken.contains(where: { $0.lower <= closure.open && closure.open < $0.upper }) else { continue }
+                tokens[closure.parameters[0]].kind == .dollarIdentifier, closure.captureList == nil,
+                closure.close != nil,
+                !broken.contains(where: { $0.lower <= closure.open && closure.open < $0.upper })
+            else { continue }
             // `ForEach($name)` or `ForEach($name, id: …)` right before the `{`.
             let before = closure.open - 1
             guard before > 3, tokens[before].kind == .rightParen else { continue }
@@ -57,16 +58,19 @@ struct BindingClosureParameters {
                 open -= 1
             }
             guard open > 0, context.text(open - 1) == "ForEach", open + 2 <= before,
-                  tokens[open + 1].kind == .dollarIdentifier,
-                  tokens[open + 2].kind == .rightParen || tokens[open + 2].kind == .comma,
-                  open < 2 || tokens[open - 2].kind != .period else { continue }
+                tokens[open + 1].kind == .dollarIdentifier,
+                tokens[open + 2].kind == .rightParen || tokens[open + 2].kind == .comma,
+                open < 2 || tokens[open - 2].kind != .period
+            else { continue }
             let collection = String(context.text(open + 1).dropFirst())
             let spelling = Array(collection.utf8)
             guard let type = memberTypes[collection], let element = arrayElement(type),
-                  context.tree.nearestLocalName(at: open + 1, where: { context.token($0.token, isSpelled: spelling) }) == nil
+                context.tree.nearestLocalName(at: open + 1, where: { context.token($0.token, isSpelled: spelling) }) == nil
             else { continue }
-            lowered.append(Lowered(closure: closure, parameter: closure.parameters[0],
-                                   name: String(context.text(closure.parameters[0]).dropFirst()), elementType: element))
+            lowered.append(
+                Lowered(
+                    closure: closure, parameter: closure.parameters[0],
+                    name: String(context.text(closure.parameters[0]).dropFirst()), elementType: element))
         }
     }
 
@@ -157,7 +161,8 @@ struct WrappedClosureParameters {
         let broken = brokenTopLevelSpans(context.tree, parseProblems: parseProblems)
         closures: for closure in allClosures(context.tree) {
             guard closure.kind == .closure, let signature = closure.signature, closure.close != nil,
-                  tokens[signature.lower].kind == .leftParen else { continue }
+                tokens[signature.lower].kind == .leftParen
+            else { continue }
             var parameters: [Parameter] = []
             var index = signature.lower + 1
             var unsupported = false
@@ -173,7 +178,8 @@ struct WrappedClosureParameters {
                     end += 1
                 }
                 if tokens[index].kind == .atSign, index + 1 < end,
-                   let wrapper = context.shapes.shape(named: context.text(index + 1)) {
+                    let wrapper = context.shapes.shape(named: context.text(index + 1))
+                {
                     var name = index + 2
                     var arguments: TokenSpan?
                     if name < end, tokens[name].kind == .leftParen {
@@ -189,9 +195,10 @@ struct WrappedClosureParameters {
                     }
                     if name < end { wrappedNames.insert(name) }
                     guard name + 2 < end, tokens[name].kind == .identifier, tokens[name + 1].kind == .colon,
-                          wrapper.hasInitWrappedValue, !wrapper.wrappedValue.mutatingGetter, wrapper.wrappedValue.isolation == nil,
-                          wrapper.projectedValue.map({ !$0.mutatingGetter && $0.isolation == nil }) ?? true,
-                          wrapper.projectedValue == nil || wrapper.hasInitProjectedValue else {
+                        wrapper.hasInitWrappedValue, !wrapper.wrappedValue.mutatingGetter, wrapper.wrappedValue.isolation == nil,
+                        wrapper.projectedValue.map({ !$0.mutatingGetter && $0.isolation == nil }) ?? true,
+                        wrapper.projectedValue == nil || wrapper.hasInitProjectedValue
+                    else {
                         unsupported = true
                         index = end + 1
                         continue
@@ -202,24 +209,28 @@ struct WrappedClosureParameters {
                         _ = matchType(wrapper.wrappedValue.type, valueType, parameters: wrapper.genericParameters, bindings: &bindings)
                     }
                     guard wrapper.genericParameters.allSatisfy({ bindings[$0] != nil }), !valueType.hasPrefix("@"),
-                          !valueType.hasPrefix("inout"), !valueType.hasSuffix("...") else {
+                        !valueType.hasPrefix("inout"), !valueType.hasSuffix("...")
+                    else {
                         unsupported = true
                         index = end + 1
                         continue
                     }
                     let storageType = wrapper.storageType(bindings)
-                    parameters.append(Parameter(
-                        span: TokenSpan(index, end), nameToken: name, name: context.text(name), valueType: valueType,
-                        storageType: storageType, wrapper: wrapper, arguments: arguments,
-                        projectedType: wrapper.projectedType(bindings)))
+                    parameters.append(
+                        Parameter(
+                            span: TokenSpan(index, end), nameToken: name, name: context.text(name), valueType: valueType,
+                            storageType: storageType, wrapper: wrapper, arguments: arguments,
+                            projectedType: wrapper.projectedType(bindings)))
                 }
                 index = end + 1
             }
             guard !parameters.isEmpty else { continue }
             guard !unsupported, !broken.contains(where: { $0.lower <= closure.open && closure.open < $0.upper }) else {
                 if unsupported {
-                    diagnostics.append(Diagnostic(.warning, at: tokens[parameters[0].span.lower].start,
-                        "cannot lower the wrapped parameters of this closure: one of them is not supported yet"))
+                    diagnostics.append(
+                        Diagnostic(
+                            .warning, at: tokens[parameters[0].span.lower].start,
+                            "cannot lower the wrapped parameters of this closure: one of them is not supported yet"))
                 }
                 continue closures
             }
@@ -236,8 +247,10 @@ struct WrappedClosureParameters {
             var declarations: [String] = []
             for parameter in item.parameters {
                 let name = parameter.name
-                result.append(Edit(start: tokens[parameter.span.lower].start, end: tokens[parameter.span.upper - 1].end,
-                                   text: Array("_\(name)0: \(parameter.valueType)".utf8)))
+                result.append(
+                    Edit(
+                        start: tokens[parameter.span.lower].start, end: tokens[parameter.span.upper - 1].end,
+                        text: Array("_\(name)0: \(parameter.valueType)".utf8)))
                 let arguments = parameter.arguments.map { ", " + context.text($0) } ?? ""
                 declarations.append("let _\(name) = \(parameter.wrapper.name)(wrappedValue: _\(name)0\(arguments))")
                 declarations += parameterAccessors(

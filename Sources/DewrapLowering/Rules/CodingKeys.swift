@@ -40,7 +40,8 @@ func planCodingKeys(
     fileDeclaresCodingKeys: Bool, writesMemberwise: Bool, context: SourceContext
 ) -> CodingKeysOutcome {
     guard type.kind == .struct || type.kind == .class, properties.contains(where: { !$0.isStatic }),
-          let body = type.body, let close = body.close else {
+        let body = type.body, let close = body.close
+    else {
         return .unchanged
     }
     // Most types are not coded: asked declaration by declaration, without collecting every inherited name first.
@@ -62,8 +63,10 @@ func planCodingKeys(
     if fileDeclaresCodingKeys {
         bodies = [body] + extensions.compactMap(\.body)
         for block in bodies {
-            for case .type(let nested) in block.items where nested.kind == .enum && nested.name.upper == nested.name.lower + 1
-                && context.token(nested.name.lower, isSpelled: "CodingKeys") {
+            for case .type(let nested) in block.items
+            where nested.kind == .enum && nested.name.upper == nested.name.lower + 1
+                && context.token(nested.name.lower, isSpelled: "CodingKeys")
+            {
                 userKeys = nested
             }
         }
@@ -77,7 +80,8 @@ func planCodingKeys(
     let typeName = context.text(type.name)
     // K-4: only a struct whose memberwise init is written out loses declaration values, and only a
     // synthesized `init(from:)` evaluates them.
-    let synthesizesDecoder = writesMemberwise && type.kind == .struct
+    let synthesizesDecoder =
+        writesMemberwise && type.kind == .struct
         && (inheritsCoding(type, decoding: true) || extensions.contains { inheritsCoding($0, decoding: true) })
         && !declaresInitFromDecoder(type, extensions: extensions, context: context)
 
@@ -95,18 +99,24 @@ func planCodingKeys(
                 let text = context.text(name)
                 let hasRawValue = name + 1 < tokens.count && tokens[name + 1].kind == .equal
                 if !hasRawValue && !hasStringRawType, let first = userKeys.inheritance.first,
-                   let edit = stringRawType(before: first, cases: cases, context: context) {
+                    let edit = stringRawType(before: first, cases: cases, context: context)
+                {
                     // SPEC Corrections, K-1: without a raw type a case's string value is its name, as it is
                     // with `String` and no raw value of its own; `case _x = "x"` then keeps the key.
                     plan.tokenEdits.append(edit)
                     hasStringRawType = true
                 }
                 guard hasRawValue || hasStringRawType else {
-                    return .impossible(Diagnostic(.warning, at: tokens[name].start,
-                        "cannot lower '\(typeName)': its coding key '\(text)' would need the raw value \"\(text)\" (K-1), and 'CodingKeys' has no String raw type"))
+                    return .impossible(
+                        Diagnostic(
+                            .warning, at: tokens[name].start,
+                            "cannot lower '\(typeName)': its coding key '\(text)' would need the raw value \"\(text)\" (K-1), and 'CodingKeys' has no String raw type"
+                        ))
                 }
-                plan.tokenEdits.append(Edit(start: tokens[name].start, end: tokens[name].end,
-                                            text: Array(("_" + text + (hasRawValue ? "" : " = \"\(text)\"")).utf8)))
+                plan.tokenEdits.append(
+                    Edit(
+                        start: tokens[name].start, end: tokens[name].end,
+                        text: Array(("_" + text + (hasRawValue ? "" : " = \"\(text)\"")).utf8)))
                 renamed.insert(text)
             }
         }
@@ -119,13 +129,17 @@ func planCodingKeys(
                 defer { index += 1 }
                 if keysSpan.lower <= index && index < keysSpan.upper { continue }
                 guard tokens[index].kind == .identifier, index >= 2, tokens[index - 1].kind == .period,
-                      renamed.contains(context.text(index)) else { continue }
+                    renamed.contains(context.text(index))
+                else { continue }
                 let before = index - 2
-                let isKeyReference = context.text(before) == "CodingKeys"
+                let isKeyReference =
+                    context.text(before) == "CodingKeys"
                     || (tokens[before].kind == .colon && before >= 1 && context.text(before - 1) == "forKey")
                 if isKeyReference {
-                    plan.tokenEdits.append(Edit(start: tokens[index].start, end: tokens[index].end,
-                                                text: Array(("_" + context.text(index)).utf8)))
+                    plan.tokenEdits.append(
+                        Edit(
+                            start: tokens[index].start, end: tokens[index].end,
+                            text: Array(("_" + context.text(index)).utf8)))
                 }
             }
         }
@@ -145,12 +159,16 @@ func planCodingKeys(
 
     // No CodingKeys: one listing what synthesis would list, in declaration order.
     if let conditional = stored.first(where: { $0.placement != nil }) {
-        return .impossible(Diagnostic(.warning, at: tokens[conditional.binding.pattern.lower].start,
-            "cannot lower '\(typeName)': its coding keys (K-1) would depend on an '#if' region, which is not supported yet"))
+        return .impossible(
+            Diagnostic(
+                .warning, at: tokens[conditional.binding.pattern.lower].start,
+                "cannot lower '\(typeName)': its coding keys (K-1) would depend on an '#if' region, which is not supported yet"))
     }
     if let unnamed = stored.first(where: { $0.binding.name == nil }) {
-        return .impossible(Diagnostic(.warning, at: tokens[unnamed.binding.pattern.lower].start,
-            "cannot lower '\(typeName)': its coding keys (K-1) would need a case for a tuple pattern"))
+        return .impossible(
+            Diagnostic(
+                .warning, at: tokens[unnamed.binding.pattern.lower].start,
+                "cannot lower '\(typeName)': its coding keys (K-1) would need a case for a tuple pattern"))
     }
     let eol = context.lineEnding
     let closeIndent = context.indentation(of: close)
@@ -167,7 +185,8 @@ func planCodingKeys(
         let lines = [indent + "private enum CodingKeys: String, CodingKey {"] + cases.map { indent + context.indentUnit + $0 } + [indent + "}"]
         if let name = context.lineDirectives {
             // Generated lines map to the type's line, the closing brace to its own.
-            text = sourceLocation(name, line: context.line(of: type.keyword)) + eol + lines.joined(separator: eol) + eol
+            text =
+                sourceLocation(name, line: context.line(of: type.keyword)) + eol + lines.joined(separator: eol) + eol
                 + sourceLocation(name, line: context.line(of: close)) + eol
         } else {
             text = eol + lines.joined(separator: eol) + eol
@@ -177,9 +196,10 @@ func planCodingKeys(
         text = " private enum CodingKeys: String, CodingKey { " + cases.joined(separator: "; ") + " } "
         position = tokens[close].start
     }
-    return .plan(CodingKeysPlan(
-        insertion: Edit(start: position, end: position, text: Array(text.utf8)),
-        initFromDecoder: synthesizesDecoder ? InitFromDecoder(keyOrder: nil) : nil))
+    return .plan(
+        CodingKeysPlan(
+            insertion: Edit(start: position, end: position, text: Array(text.utf8)),
+            initFromDecoder: synthesizesDecoder ? InitFromDecoder(keyOrder: nil) : nil))
 }
 
 /// Protocols a coding-key enum commonly lists first that are certainly not a raw type.

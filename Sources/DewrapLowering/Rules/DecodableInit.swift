@@ -38,16 +38,19 @@ func initFromDecoderProblem(
     let tokens = context.tree.tokens
     let typeName = context.text(type.name)
     if leavesProperties {
-        return Diagnostic(.warning, at: tokens[type.keyword].start,
+        return Diagnostic(
+            .warning, at: tokens[type.keyword].start,
             "cannot lower '\(typeName)': its init(from:) (K-4) would decode a property left as written")
     }
     if let placed = stored.first(where: { $0.placement != nil }) {
-        return Diagnostic(.warning, at: tokens[placed.declarationStart].start,
+        return Diagnostic(
+            .warning, at: tokens[placed.declarationStart].start,
             "cannot lower '\(typeName)': its init(from:) (K-4) would depend on an '#if' region, which is not supported yet")
     }
     for property in decodedProperties(stored, keyOrder: keyOrder, context: context)
     where property.wrapped == nil && property.type == nil {
-        return Diagnostic(.warning, at: tokens[property.binding.pattern.lower].start,
+        return Diagnostic(
+            .warning, at: tokens[property.binding.pattern.lower].start,
             "cannot lower '\(typeName)': its init(from:) (K-4) would need the type of '\(property.name)'")
     }
     return nil
@@ -71,7 +74,7 @@ func writeInitFromDecoder(
     let indent = context.indentation(of: stored[0].declarationStart)
     let inner = indent + context.indentUnit
     let newLine = context.lineBreak(mappedTo: context.mappedLine(of: type.keyword))
-    if context.lineDirectives == nil { text += context.lineEnding }  // a blank line after the memberwise init
+    if context.lineDirectives == nil { text += context.lineEnding } // a blank line after the memberwise init
     text += newLine
     text += indent
     if isGlobalActorIsolated(type, context: context) { text.write(literal: "nonisolated ") }
@@ -82,8 +85,9 @@ func writeInitFromDecoder(
     default: break
     }
     text.write(literal: "init(from decoder: any Decoder) throws {")
-    writeStrippedValues(stored: stored, plan: memberwise, qualification: qualification, lineBreak: newLine, indent: inner,
-                        context: context, into: &text)
+    writeStrippedValues(
+        stored: stored, plan: memberwise, qualification: qualification, lineBreak: newLine, indent: inner,
+        context: context, into: &text)
     text += newLine
     text += inner
     text.write(literal: "let container = try decoder.container(keyedBy: CodingKeys.self)")
@@ -129,7 +133,8 @@ func writeStrippedValues(
                 for: wrapped, qualifying: qualification, alignedTo: alignedLine == nil ? nil : wrapped.initializer,
                 context: context, to: &text)
         } else if let initializer = property.binding.initializer,
-                  stripped.contains(tokens[(property.binding.type?.upper ?? property.binding.pattern.upper) - 1].end) {
+            stripped.contains(tokens[(property.binding.type?.upper ?? property.binding.pattern.upper) - 1].end)
+        {
             let alignedLine = context.alignedLine(of: initializer)
             text += (alignedLine.map { context.lineBreak(mappedTo: $0 - 1) } ?? lineBreak) + indent
             text += "self." + property.name + " ="

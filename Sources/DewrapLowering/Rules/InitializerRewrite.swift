@@ -133,7 +133,8 @@ struct InitializerRewrite {
         let span = statement.span
         var i = span.lower
         if context.text(i) == "self" || context.text(i) == "super", i + 2 < span.upper, tokens[i + 1].kind == .period,
-           context.text(i + 2) == "init" {
+            context.text(i + 2) == "init"
+        {
             state.complete = true
             return
         }
@@ -162,8 +163,9 @@ struct InitializerRewrite {
         // In directive mode the value goes at its own line and column (`SourceContext.alignedLine(of:)`).
         let alignedLine = context.alignedLine(of: valueSpan)
         let start = alignedLine.map { context.statementStart(at: span.lower, mappedTo: $0 - 1) } ?? ""
-        let text = start + "self._\(name) = " + storageInitializer(
-            for: property, value: value, qualifying: qualification, alignedTo: alignedLine == nil ? nil : valueSpan, context: context)!
+        let text =
+            start + "self._\(name) = " + storageInitializer(
+                for: property, value: value, qualifying: qualification, alignedTo: alignedLine == nil ? nil : valueSpan, context: context)!
         edits.append(Edit(start: tokens[span.lower].start, end: tokens[span.upper - 1].end, text: Array(text.utf8)))
     }
 }

@@ -96,16 +96,20 @@ struct LocalWrappedVariables {
 
     private mutating func consider(_ variable: VariableDecl, followedBy following: ArraySlice<Item>) {
         let tree = context.tree
-        guard let wrapperAttribute = variable.prefix.attributes.first(where: {
-            context.wrapper(of: $0) != nil
-        }) else { return }
+        guard
+            let wrapperAttribute = variable.prefix.attributes.first(where: {
+                context.wrapper(of: $0) != nil
+            })
+        else { return }
         switch tree.scopes.isEmpty ? .file : tree.scopes[tree.innermostScope(containing: variable.keyword)].kind {
         case .type:
-            return  // a member: lowered with its type
+            return // a member: lowered with its type
         case .file:
             // P-7, at the attribute as swiftc reports it (in top-level code and for globals alike).
-            diagnostics.append(Diagnostic(.error, at: tree.tokens[wrapperAttribute.atSign].start,
-                                          "property wrappers are not yet supported in top-level code"))
+            diagnostics.append(
+                Diagnostic(
+                    .error, at: tree.tokens[wrapperAttribute.atSign].start,
+                    "property wrappers are not yet supported in top-level code"))
             return
         case .function, .accessor, .closure, .block, .clause, .switchCase:
             break
@@ -166,13 +170,15 @@ struct LocalWrappedVariables {
         case .expression:
             let first = statement.span.lower
             guard mentions(statement.span) == first, context.token(first, isSpelled: spelling),
-                  first + 2 < statement.span.upper, tokens[first + 1].kind == .equal else { return nil }
+                first + 2 < statement.span.upper, tokens[first + 1].kind == .equal
+            else { return nil }
             return [statement]
         case .if:
             guard statement.blocks.count == 2, statement.elseIf.isEmpty,
-                  statement.conditions.allSatisfy({ mentions($0) == nil }),
-                  let then = initializingAssignments(of: name, in: statement.blocks[0].items[...]),
-                  let otherwise = initializingAssignments(of: name, in: statement.blocks[1].items[...]) else { return nil }
+                statement.conditions.allSatisfy({ mentions($0) == nil }),
+                let then = initializingAssignments(of: name, in: statement.blocks[0].items[...]),
+                let otherwise = initializingAssignments(of: name, in: statement.blocks[1].items[...])
+            else { return nil }
             return then + otherwise
         default:
             return nil
@@ -188,18 +194,23 @@ struct LocalWrappedVariables {
         for local in locals {
             let property = local.property
             let text = render(property, context: context)
-            result.append(Edit(start: tokens[property.declaration.prefix.start].start,
-                               end: tokens[property.declaration.span.upper - 1].end, text: Array(text.utf8)))
+            result.append(
+                Edit(
+                    start: tokens[property.declaration.prefix.start].start,
+                    end: tokens[property.declaration.span.upper - 1].end, text: Array(text.utf8)))
             for statement in local.firstAssignments {
                 let valueSpan = TokenSpan(statement.span.lower + 2, statement.span.upper)
                 let value = context.text(valueSpan)
                 // In directive mode the value goes at its own line and column (`SourceContext.alignedLine(of:)`).
                 let alignedLine = context.alignedLine(of: valueSpan)
                 let start = alignedLine.map { context.statementStart(at: statement.span.lower, mappedTo: $0 - 1) } ?? ""
-                let text = start + "_\(property.name) = " + storageInitializer(
-                    for: property, value: value, alignedTo: alignedLine == nil ? nil : valueSpan, context: context)!
-                result.append(Edit(start: tokens[statement.span.lower].start, end: tokens[statement.span.upper - 1].end,
-                                   text: Array(text.utf8)))
+                let text =
+                    start + "_\(property.name) = " + storageInitializer(
+                        for: property, value: value, alignedTo: alignedLine == nil ? nil : valueSpan, context: context)!
+                result.append(
+                    Edit(
+                        start: tokens[statement.span.lower].start, end: tokens[statement.span.upper - 1].end,
+                        text: Array(text.utf8)))
             }
         }
         return result
@@ -235,8 +246,9 @@ struct LocalWrappedVariables {
             if member.setter == .none {
                 lines.append("var _$\(property.name): \(projected) { \(storageName).projectedValue }")
             } else {
-                lines.append("var _$\(property.name): \(projected) { get { \(storageName).projectedValue } "
-                    + "set { \(storageName).projectedValue = newValue } }")
+                lines.append(
+                    "var _$\(property.name): \(projected) { get { \(storageName).projectedValue } "
+                        + "set { \(storageName).projectedValue = newValue } }")
             }
         }
         let line = context.line(of: property.declaration.prefix.start)

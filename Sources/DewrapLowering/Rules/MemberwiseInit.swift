@@ -148,11 +148,14 @@ func memberwiseInitProblem(
     let tree = context.tree
     let regions = stored.compactMap(\.placement)
     if let nested = regions.first(where: \.nested) ?? regions.first(where: { $0.region.span != regions[0].region.span }) {
-        return Diagnostic(.warning, at: tree.tokens[nested.region.span.lower].start,
-            "cannot lower '\(context.text(type.name))': its memberwise initializer would depend on more than one '#if' region, which is not supported yet")
+        return Diagnostic(
+            .warning, at: tree.tokens[nested.region.span.lower].start,
+            "cannot lower '\(context.text(type.name))': its memberwise initializer would depend on more than one '#if' region, which is not supported yet"
+        )
     }
     if let untyped = stored.first(where: { $0.type == nil && ($0.isIncluded || $0.binding.initializer == nil) }) {
-        return Diagnostic(.warning, at: tree.tokens[untyped.binding.pattern.lower].start,
+        return Diagnostic(
+            .warning, at: tree.tokens[untyped.binding.pattern.lower].start,
             "cannot lower '\(untyped.name)': its type cannot be read from the source; add a type annotation")
     }
     if stored.isEmpty {
@@ -163,8 +166,10 @@ func memberwiseInitProblem(
         // The compiler's init sets the lazy storage, which neither runs observers nor needs the type's actor;
         // written-out code can only go through the setter.
         if lazy.laziness == .lazyWithObservers {
-            return Diagnostic(.warning, at: at,
-                "cannot lower '\(context.text(type.name))': its memberwise initializer would run the observers of lazy '\(lazy.name)', which the compiler's does not")
+            return Diagnostic(
+                .warning, at: at,
+                "cannot lower '\(context.text(type.name))': its memberwise initializer would run the observers of lazy '\(lazy.name)', which the compiler's does not"
+            )
         }
         let configurations = regions.first.map { region in region.region.clauses.indices.map { Optional($0) } + [nil] } ?? [nil]
         for clause in configurations {
@@ -173,8 +178,10 @@ func memberwiseInitProblem(
                 memberwiseInitsAreNonisolated(type: type, stored: $0, sendable: sendable, context: context)
             }
             if nonisolated && configuration.contains(where: { $0.isIncluded && $0.laziness != .notLazy }) {
-                return Diagnostic(.warning, at: at,
-                    "cannot lower '\(context.text(type.name))': its nonisolated memberwise initializer would set lazy '\(lazy.name)', an isolated property")
+                return Diagnostic(
+                    .warning, at: at,
+                    "cannot lower '\(context.text(type.name))': its nonisolated memberwise initializer would set lazy '\(lazy.name)', an isolated property"
+                )
             }
         }
     }
@@ -229,7 +236,7 @@ func planMemberwiseInit(
             renderInits(
                 type: type, stored: stored, indent: indent, sendable: sendable, qualification: qualification,
                 kept: kept, leavesProperties: leavesProperties, context: context, into: &text,
-                    strippedWrapped: &strippedWrapped)
+                strippedWrapped: &strippedWrapped)
         }
     }
     return MemberwisePlan(
@@ -247,13 +254,15 @@ func memberwiseInitsAreNonisolated(
         if !sendable.isSendable(stored[index].wrapped?.storageType ?? stored[index].type ?? "") { return false }
         // An autoclosure's value is not evaluated by the memberwise init, nor a lazy property's initializer.
         if let initializer = stored[index].binding.initializer, stored[index].wrapped?.wrapper.wrappedValueIsAutoclosure != true,
-           stored[index].laziness == .notLazy, !isActorFree(initializer, sendable: sendable, context: context) {
+            stored[index].laziness == .notLazy, !isActorFree(initializer, sendable: sendable, context: context)
+        {
             return false
         }
         // SPEC Corrections, I-4: passing a value to an isolated `init(wrappedValue:)` (ObservedObject's) from a
         // written-out `nonisolated` init fails a real build ("sending … risks causing data races").
         if let wrapped = stored[index].wrapped, stored[index].isIncluded, wrapped.takesWrappedValueParameter,
-           wrapped.wrapper.initWrappedValueIsIsolated {
+            wrapped.wrapper.initWrappedValueIsIsolated
+        {
             return false
         }
     }
@@ -279,12 +288,13 @@ private func renderInits(
     let unit = context.indentUnit
 
     var stripped: [Edit] = []
-    var accessRank = 3  // internal; lower ranks are narrower
+    var accessRank = 3 // internal; lower ranks are narrower
     var hasParameters = false
     var allInitializedAtDeclaration = true
     // A property left as written is a stored property whose type dewrap does not know: it may not be Sendable,
     // so the inits stay isolated (SPEC Corrections, I-4; L-4: uncertain means isolated).
-    let isNonisolated = !leavesProperties
+    let isNonisolated =
+        !leavesProperties
         && memberwiseInitsAreNonisolated(type: type, stored: stored, sendable: sendable, context: context)
 
     var valuesMovedBefore = false
@@ -296,7 +306,8 @@ private func renderInits(
         // order, as the compiler's inits do. Not under `#if` (M-9): a value taken off its declaration
         // for one configuration would be missing from the inits of another.
         if !stored[index].isIncluded, movesExcludedValues, valuesMovedBefore, let wrapped = stored[index].wrapped,
-           wrapped.storageInitializedAtDeclaration, !kept.contains(stored[index].name) {
+            wrapped.storageInitializedAtDeclaration, !kept.contains(stored[index].name)
+        {
             strippedWrapped.insert(stored[index].declarationStart)
         }
         guard stored[index].isIncluded else { continue }
@@ -373,7 +384,8 @@ private func renderInits(
         // A value kept at its declaration is evaluated there, once; a lazy property is left to its first use.
         for index in stored.indices
         where (stored[index].isIncluded || strippedWrapped.contains(stored[index].declarationStart))
-            && !kept.contains(stored[index].name) && stored[index].laziness == .notLazy {
+            && !kept.contains(stored[index].name) && stored[index].laziness == .notLazy
+        {
             if let wrapped = stored[index].wrapped {
                 let alignedLine = context.alignedLine(of: wrapped.initializer)
                 startStatement(at: stored[index].declarationStart, alignedLine: alignedLine)
@@ -417,7 +429,7 @@ private func renderInits(
                 if autoclosure {
                     text.write(literal: "@autoclosure @escaping () -> ")
                 } else if let written = stored[index].binding.type, context.isFunctionType(written) {
-                    text.write(literal: "@escaping ")  // M-4, as for a plain property
+                    text.write(literal: "@escaping ") // M-4, as for a plain property
                 }
                 text += parameterType(valueType)
                 if let initializer = wrapped.initializer {
@@ -552,21 +564,25 @@ private func isActorFree(_ span: TokenSpan, sendable: SendableOracle, context: S
             for i in span.lower..<span.upper {
                 switch tokens[i].kind {
                 case .identifier where i > span.lower && tokens[i - 1].kind == .period:
-                    continue  // a member of an actor-free value or type
+                    continue // a member of an actor-free value or type
                 case .period where i > span.lower, .binaryOperator, .postfixQuestionMark, .exclamationMark:
                     continue
-                case .identifier where i + 1 < span.upper && tokens[i + 1].kind == .colon && i > span.lower
+                case .identifier
+                where i + 1 < span.upper && tokens[i + 1].kind == .colon && i > span.lower
                     && (tokens[i - 1].kind == .leftParen || tokens[i - 1].kind == .comma):
-                    continue  // an argument label
+                    continue // an argument label
                 case .identifier:
                     let name = UnsafeBufferPointer(rebasing: bytes[tokens[i].range])
                     if sendable.isActorFreeType(named: name) || SendableOracle.standardValueTypes.contains(name)
-                        || context.isSDKValueType(named: name) { continue }
+                        || context.isSDKValueType(named: name)
+                    {
+                        continue
+                    }
                     return false
                 case .leftParen, .rightParen:
                     continue
                 case .integerLiteral, .floatLiteral, .stringStart, .stringSegment, .stringEnd, .leftSquare, .rightSquare, .comma,
-                     .colon:
+                    .colon:
                     continue
                 case .prefixOperator where context.token(i, isSpelled: "-"):
                     continue
@@ -588,7 +604,8 @@ private func isActorFree(_ span: TokenSpan, sendable: SendableOracle, context: S
 /// `_OptionalNilComparisonType`: the compiler's memberwise parameter has that type.
 private func nilLiteralParameterType(_ property: WrappedProperty, context: SourceContext) -> String? {
     guard let initializer = property.initializer, initializer.upper - initializer.lower == 1,
-          context.word(initializer.lower) == .nil else { return nil }
+        context.word(initializer.lower) == .nil
+    else { return nil }
     return property.wrapper.nilInitialValueParameterType(
         callLabels: ["wrappedValue"] + argumentLabels(property.attributeArguments, context: context))
 }
@@ -602,7 +619,8 @@ func argumentLabels(_ arguments: TokenSpan?, context: SourceContext) -> [String]
     var argumentStart = arguments.lower
     for index in arguments.lower...arguments.upper {
         if index == arguments.upper || (depth == 0 && tokens[index].kind == .comma) {
-            let isLabel = argumentStart + 1 < index && tokens[argumentStart + 1].kind == .colon
+            let isLabel =
+                argumentStart + 1 < index && tokens[argumentStart + 1].kind == .colon
                 && [.identifier, .keyword, .wildcard].contains(tokens[argumentStart].kind)
             labels.append(isLabel ? context.text(argumentStart) : "_")
             argumentStart = index + 1
@@ -628,10 +646,14 @@ func extensionInitPrologue(
     context: SourceContext, into text: inout CodeText
 ) -> Edit? {
     guard let body = initializer.body, !plan.strippedInitializers.isEmpty || !plan.strippedWrapped.isEmpty else { return nil }
-    let indent = context.indentation(of: body.items.isEmpty ? initializer.prefix.start : body.items[0].span.lower)
+    let indent =
+        context.indentation(of: body.items.isEmpty ? initializer.prefix.start : body.items[0].span.lower)
         + (body.items.isEmpty ? context.indentUnit : "")
-    guard writeStrippedValues(stored: stored, plan: plan, qualification: qualification, lineBreak: context.lineEnding,
-                              indent: indent, context: context, into: &text) else { return nil }
+    guard
+        writeStrippedValues(
+            stored: stored, plan: plan, qualification: qualification, lineBreak: context.lineEnding,
+            indent: indent, context: context, into: &text)
+    else { return nil }
     let position = context.tree.tokens[body.open].end
     return Edit(start: position, end: position, text: [])
 }

@@ -34,9 +34,11 @@ final class StaticQualification {
     func unqualifiedMembers(in span: TokenSpan, context: SourceContext) -> [Int] {
         let tokens = context.tree.tokens
         // Most copied expressions are literals, `.member` or calls of types: nothing to look at, nothing allocated.
-        guard (span.lower..<span.upper).contains(where: { index in
-            tokens[index].kind == .identifier && (index == span.lower || tokens[index - 1].kind != .period)
-        }) else { return [] }
+        guard
+            (span.lower..<span.upper).contains(where: { index in
+                tokens[index].kind == .identifier && (index == span.lower || tokens[index - 1].kind != .period)
+            })
+        else { return [] }
         var candidates: [Int] = []
         // What encloses each token: `(` makes `name:` a label, `[` a dictionary key.
         var brackets: [TokenKind] = []
@@ -57,8 +59,9 @@ final class StaticQualification {
             if index > span.lower, [.period, .backslash, .atSign].contains(tokens[index - 1].kind) { continue }
             // `label:` in a call or among attribute arguments (the span's top level); not a dictionary key.
             if index + 1 < span.upper, tokens[index + 1].kind == .colon,
-               index == span.lower || [.leftParen, .comma].contains(tokens[index - 1].kind),
-               brackets.isEmpty || brackets.last == .leftParen {
+                index == span.lower || [.leftParen, .comma].contains(tokens[index - 1].kind),
+                brackets.isEmpty || brackets.last == .leftParen
+            {
                 continue
             }
             candidates.append(index)
@@ -106,8 +109,11 @@ final class StaticQualification {
             case .keyword where [.let, .var, .for].contains(tokens[index].word):
                 // `let x`, `let (a, b)`, `for x in`, `for (a, b) in`, `case let .some(x)`: the names up to `=`, `:` or `in`.
                 var end = index + 1
-                while end < span.upper, tokens[end].kind == .identifier || [.leftParen, .rightParen, .comma, .period]
-                    .contains(tokens[end].kind) {
+                while end < span.upper,
+                    tokens[end].kind == .identifier
+                        || [.leftParen, .rightParen, .comma, .period]
+                            .contains(tokens[end].kind)
+                {
                     if tokens[end].kind == .identifier && tokens[end - 1].kind != .period { names.insert(plainName(end, context: context)) }
                     end += 1
                 }

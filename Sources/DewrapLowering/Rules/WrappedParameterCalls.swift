@@ -143,8 +143,10 @@ func canOrder(_ call: WrappedCall, parameters: [CallParameter]) -> Bool {
 /// `f(x: e, note: n)` as `({ (argument0: Int, argument1: String) in f(x: W(wrappedValue: argument0), note: argument1) })(e, n)`:
 /// the arguments are evaluated first, then the omitted defaults (passed after them), then, in the
 /// call, each wrapper in parameter order, as the compiler does. `values` are the arguments' texts.
-func orderedCallText(_ call: WrappedCall, of function: ModuleFunction, values: [Int: (label: String?, text: String)],
-                     qualifier: String = "") -> String {
+func orderedCallText(
+    _ call: WrappedCall, of function: ModuleFunction, values: [Int: (label: String?, text: String)],
+    qualifier: String = ""
+) -> String {
     var closureParameters: [String] = []
     var inner: [String] = []
     var applied: [String] = []
@@ -180,8 +182,10 @@ func orderedCallText(_ call: WrappedCall, of function: ModuleFunction, values: [
 /// by label, in order, parameters with defaults skipped when absent. Nil for anything else
 /// (trailing closures too). A value for a wrapper without `init(wrappedValue:)` (P-4) is the
 /// compiler's error, appended to `diagnostics`.
-func readWrappedCall(at nameIndex: Int, parameters: [CallParameter], context: SourceContext,
-                     diagnostics: inout [Diagnostic]) -> WrappedCall? {
+func readWrappedCall(
+    at nameIndex: Int, parameters: [CallParameter], context: SourceContext,
+    diagnostics: inout [Diagnostic]
+) -> WrappedCall? {
     let tokens = context.tree.tokens
     let open = nameIndex + 1
     guard open < tokens.count, tokens[open].kind == .leftParen, tokens[open].start == tokens[nameIndex].end else { return nil }
@@ -217,7 +221,8 @@ func readWrappedCall(at nameIndex: Int, parameters: [CallParameter], context: So
         var label: Int?
         var value = piece
         if piece.upper - piece.lower >= 3, tokens[piece.lower + 1].kind == .colon,
-           [.identifier, .keyword, .dollarIdentifier].contains(tokens[piece.lower].kind) {
+            [.identifier, .keyword, .dollarIdentifier].contains(tokens[piece.lower].kind)
+        {
             label = piece.lower
             value = TokenSpan(piece.lower + 2, piece.upper)
         }
@@ -234,8 +239,11 @@ func readWrappedCall(at nameIndex: Int, parameters: [CallParameter], context: So
             if projection && (!wrapped.hasInitProjectedValue || wrapped.arguments != nil) { return nil }
             if !projection && !wrapped.hasInitWrappedValue {
                 // P-4: a wrapper without init(wrappedValue:) (Binding) takes only `$b:`; swiftc's error, at the value.
-                diagnostics.append(Diagnostic(.error, at: tokens[value.lower].start,
-                    "cannot convert value '\(wrapped.name)' of type '\(wrapped.valueType)' to expected type '\(wrapped.storageType)', use wrapper instead"))
+                diagnostics.append(
+                    Diagnostic(
+                        .error, at: tokens[value.lower].start,
+                        "cannot convert value '\(wrapped.name)' of type '\(wrapped.valueType)' to expected type '\(wrapped.storageType)', use wrapper instead"
+                    ))
                 return nil
             }
         }
@@ -250,7 +258,8 @@ func readWrappedCall(at nameIndex: Int, parameters: [CallParameter], context: So
 }
 
 /// Why a call whose order cannot be kept leaves its function as written.
-let orderReason = "the order in which this call evaluates its arguments and builds the wrappers cannot be kept (a parameter's type or a default cannot be written at the call)"
+let orderReason =
+    "the order in which this call evaluates its arguments and builds the wrappers cannot be kept (a parameter's type or a default cannot be written at the call)"
 
 /// The names a file declares, with how often: its functions, variables (stepped-over bodies'
 /// locals too), types and other declarations. A call of a name declared more than once, or
@@ -299,8 +308,10 @@ struct ModuleFunctionCalls {
 
     /// `ownFunctions`: names of this file's own functions with wrapped parameters (its calls of
     /// them are its own file's). `declaredNames` is made only when the file names a function.
-    init(context: SourceContext, functions: [ModuleFunction], ownFunctions: Set<String>,
-         declaredNames: () -> [String: Int]) {
+    init(
+        context: SourceContext, functions: [ModuleFunction], ownFunctions: Set<String>,
+        declaredNames: () -> [String: Int]
+    ) {
         let tokens = context.tree.tokens
         var declared: [String: Int]?
         for function in functions where !ownFunctions.contains(function.name) {
@@ -321,8 +332,11 @@ struct ModuleFunctionCalls {
                     refuse(index, "a use on another value cannot be resolved with certainty")
                     continue
                 }
-                guard let call = readWrappedCall(at: index, parameters: function.parameters, context: context,
-                                                 diagnostics: &diagnostics) else {
+                guard
+                    let call = readWrappedCall(
+                        at: index, parameters: function.parameters, context: context,
+                        diagnostics: &diagnostics)
+                else {
                     refuse(index, "this use is not a call dewrap can match to its parameters")
                     continue
                 }

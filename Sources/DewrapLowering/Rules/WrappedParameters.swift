@@ -71,7 +71,8 @@ struct WrappedParameters {
             }
             for function in functions {
                 if let name = function.name { ownFunctions.insert(context.text(name)) }
-                for parameter in function.parameters where parameter.attributes.contains(where: {
+                for parameter in function.parameters
+                where parameter.attributes.contains(where: {
                     context.wrapper(of: $0) != nil
                 }) {
                     if let name = parameter.secondName ?? parameter.firstName { wrappedNames.insert(name) }
@@ -84,8 +85,9 @@ struct WrappedParameters {
             }
         }
         if let module, !module.functions.isEmpty {
-            let calls = ModuleFunctionCalls(context: context, functions: module.functions, ownFunctions: ownFunctions,
-                                            declaredNames: declaredNames)
+            let calls = ModuleFunctionCalls(
+                context: context, functions: module.functions, ownFunctions: ownFunctions,
+                declaredNames: declaredNames)
             diagnostics += calls.diagnostics
             moduleCalls = calls
         }
@@ -102,7 +104,8 @@ struct WrappedParameters {
         }
         guard let body = function.body, body.close != nil else { return leave(function.keyword, "it has no body") }
         if function.returnType != nil, body.items.count == 1, case .statement(let statement) = body.items[0],
-           statement.kind == .if || statement.kind == .switch {
+            statement.kind == .if || statement.kind == .switch
+        {
             return leave(function.keyword, "a body that is a single 'if' or 'switch' expression is not supported yet")
         }
         guard declaredNames[functionName] == 1 else {
@@ -117,7 +120,8 @@ struct WrappedParameters {
             break
         default:
             if let sources = context.moduleSources,
-               sources.wordCount(functionName) > wordOccurrences(of: Array(functionName.utf8), in: context.bytes) {
+                sources.wordCount(functionName) > wordOccurrences(of: Array(functionName.utf8), in: context.bytes)
+            {
                 guard let module else {
                     return leave(nameToken, "other files of the module name it, and their calls would need rewriting, which this run does not do")
                 }
@@ -137,16 +141,18 @@ struct WrappedParameters {
             }
             let typeText = context.text(type)
             let wrapper = context.wrapper(of: attribute)!
-            if typeText.hasPrefix("@autoclosure"), wrapper.genericParameters.contains(DewrapLowering.typeText(typeTokens(wrapper.wrappedValue.type))) {
-                return  // the compiler's error, reported by parameterRestrictions
+            if typeText.hasPrefix("@autoclosure"), wrapper.genericParameters.contains(DewrapLowering.typeText(typeTokens(wrapper.wrappedValue.type)))
+            {
+                return // the compiler's error, reported by parameterRestrictions
             }
             if typeText.hasPrefix("inout ") || typeText.hasSuffix("...") || typeText.hasPrefix("@") {
                 // inout crashes swiftc 6.3.1 at the call (P-7); variadic and attributed types are not supported.
                 return leave(attribute.atSign, "an inout, variadic or attributed parameter type is not supported")
             }
             guard !wrapper.wrappedValue.mutatingGetter, wrapper.wrappedValue.isolation == nil,
-                  wrapper.projectedValue.map({ $0.setter == .none && !$0.mutatingGetter && $0.isolation == nil }) ?? true,
-                  attribute.name.upper == attribute.name.lower + 1 || !context.text(attribute.name.upper - 1).hasSuffix(">") else {
+                wrapper.projectedValue.map({ $0.setter == .none && !$0.mutatingGetter && $0.isolation == nil }) ?? true,
+                attribute.name.upper == attribute.name.lower + 1 || !context.text(attribute.name.upper - 1).hasSuffix(">")
+            else {
                 return leave(attribute.atSign, "'\(wrapper.name)' on a parameter is not supported yet")
             }
             var bindings: [String: [String]] = [:]
@@ -163,12 +169,19 @@ struct WrappedParameters {
             }
             // Copied into other files' calls, the attribute's arguments must mean the same there.
             if calledElsewhere, let arguments, !isSelfContained(arguments) {
-                return leave(attribute.atSign, "other files of the module call it, and the arguments of '@\(wrapper.name)' name declarations (only literals are copied into their calls)")
+                return leave(
+                    attribute.atSign,
+                    "other files of the module call it, and the arguments of '@\(wrapper.name)' name declarations (only literals are copied into their calls)"
+                )
             }
             let projectedType = wrapper.projectedType(bindings)
-            parameters.append((index, parameter, ParameterShape(
-                wrapper: wrapper, attribute: attribute, name: context.text(nameToken), nameToken: nameToken,
-                valueType: typeText, storageType: storageType, projectedType: projectedType, arguments: arguments)))
+            parameters.append(
+                (
+                    index, parameter,
+                    ParameterShape(
+                        wrapper: wrapper, attribute: attribute, name: context.text(nameToken), nameToken: nameToken,
+                        valueType: typeText, storageType: storageType, projectedType: projectedType, arguments: arguments)
+                ))
         }
         guard !parameters.isEmpty else { return }
         let signature = function.parameters.enumerated().map { index, parameter in
@@ -196,8 +209,10 @@ struct WrappedParameters {
         var calls: [WrappedCall] = []
         var references: [Int] = []
         let spelling = Array(functionName.utf8)
-        for index in 0..<tokens.count where index != nameToken && tokens[index].kind == .identifier
-            && context.token(index, isSpelled: spelling) {
+        for index in 0..<tokens.count
+        where index != nameToken && tokens[index].kind == .identifier
+            && context.token(index, isSpelled: spelling)
+        {
             if isQualifiedByAnotherValue(index, context: context) {
                 return leave(index, "a use of '\(functionName)' on another value cannot be resolved with certainty")
             }
@@ -213,8 +228,10 @@ struct WrappedParameters {
             if call.needsOrder && !canOrder(call, parameters: signature) { return leave(index, orderReason) }
             calls.append(call)
         }
-        lowered.append(Lowered(function: function, parameters: parameters.map { (index: $0.0, parameter: $0.1, property: $0.2) },
-                               callee: callee, calls: calls, references: references))
+        lowered.append(
+            Lowered(
+                function: function, parameters: parameters.map { (index: $0.0, parameter: $0.1, property: $0.2) },
+                callee: callee, calls: calls, references: references))
         if calledElsewhere { exported.append(callee) }
     }
 
@@ -223,8 +240,10 @@ struct WrappedParameters {
     private func closureType(of parameter: Parameter, in function: FunctionDecl) -> String? {
         guard function.genericParameters == nil, let type = parameter.type else { return nil }
         let text = context.text(type)
-        guard !text.hasPrefix("inout") && !text.hasSuffix("...") && !text.hasPrefix("@") && !text.hasPrefix("some ")
-                && !text.contains("Self") else { return nil }
+        guard
+            !text.hasPrefix("inout") && !text.hasSuffix("...") && !text.hasPrefix("@") && !text.hasPrefix("some ")
+                && !text.contains("Self")
+        else { return nil }
         return text
     }
 
@@ -256,14 +275,17 @@ struct WrappedParameters {
     private func isUnappliedReference(at index: Int, function: FunctionDecl) -> Bool {
         let tokens = context.tree.tokens
         guard index > 0, function.genericParameters == nil, function.effects == nil,
-              function.parameters.allSatisfy({ parameter in
-                  guard let type = parameter.type else { return false }
-                  let text = context.text(type)
-                  return !text.hasPrefix("inout") && !text.hasSuffix("...") && !text.hasPrefix("@")
-              }) else { return false }
+            function.parameters.allSatisfy({ parameter in
+                guard let type = parameter.type else { return false }
+                let text = context.text(type)
+                return !text.hasPrefix("inout") && !text.hasSuffix("...") && !text.hasPrefix("@")
+            })
+        else { return false }
         let before = tokens[index - 1].kind
-        guard before == .equal || before == .leftParen || before == .comma || before == .colon || before == .leftSquare
-                || context.text(index - 1) == "return" else { return false }
+        guard
+            before == .equal || before == .leftParen || before == .comma || before == .colon || before == .leftSquare
+                || context.text(index - 1) == "return"
+        else { return false }
         guard index + 1 < tokens.count else { return true }
         let after = tokens[index + 1].kind
         return after == .rightParen || after == .comma || after == .rightSquare || after == .rightBrace || after == .semicolon
@@ -281,8 +303,9 @@ struct WrappedParameters {
         for (index, parameter) in item.function.parameters.enumerated() where parameters[index].defaultValue != nil {
             parameters[index].defaultValue = parameter.defaultValue.map { context.text($0) }
         }
-        return ModuleFunction(name: item.callee.name, parameters: parameters,
-                              throwsErrors: item.callee.throwsErrors, isAsync: item.callee.isAsync)
+        return ModuleFunction(
+            name: item.callee.name, parameters: parameters,
+            throwsErrors: item.callee.throwsErrors, isAsync: item.callee.isAsync)
     }
 
     func edits(context: SourceContext) -> [Edit] {
@@ -315,7 +338,8 @@ struct WrappedParameters {
             result.append(Edit(start: tokens[body.open].end, end: end, text: Array(text.utf8)))
             // A single-expression body returned its value implicitly; after the declarations it needs `return`.
             if function.returnType != nil, body.items.count == 1, case .statement(let statement) = body.items[0],
-               statement.kind == .expression {
+                statement.kind == .expression
+            {
                 let start = tokens[statement.span.lower].start
                 result.append(Edit(start: start, end: start, text: Array("return ".utf8)))
             }
@@ -344,8 +368,11 @@ struct WrappedParameters {
                 }
                 for argument in call.arguments {
                     guard let wrapped = callee.parameters[argument.parameter].wrapped else { continue }
-                    pending.append((tokens[argument.label ?? argument.value.lower].start, tokens[argument.value.upper - 1].end,
-                                    .argument(label: argument.label, value: argument.value, wrapped: wrapped)))
+                    pending.append(
+                        (
+                            tokens[argument.label ?? argument.value.lower].start, tokens[argument.value.upper - 1].end,
+                            .argument(label: argument.label, value: argument.value, wrapped: wrapped)
+                        ))
                 }
             }
         }
@@ -397,9 +424,11 @@ struct WrappedParameters {
 /// setter is nonmutating, and `_$x` when the wrapper has a projection.
 func parameterAccessors(name: String, valueType: String, wrapper: WrapperShape, projectedType: String?) -> [String] {
     let access = "_\(name).wrappedValue"
-    var lines = [wrapper.wrappedValue.setter == .nonmutating
-        ? "var \(name): \(valueType) { get { \(access) } set { \(access) = newValue } }"
-        : "var \(name): \(valueType) { \(access) }"]
+    var lines = [
+        wrapper.wrappedValue.setter == .nonmutating
+            ? "var \(name): \(valueType) { get { \(access) } set { \(access) = newValue } }"
+            : "var \(name): \(valueType) { \(access) }"
+    ]
     if let projectedType { lines.append("var _$\(name): \(projectedType) { _\(name).projectedValue }") }
     return lines
 }

@@ -14,7 +14,9 @@ enum WrapperCatalog {
     /// typical view file).
     static let declarations: [(name: String, text: String)] = [
         // MARK: SwiftUI
-        ("State", #"""
+        (
+            "State",
+            #"""
             @frozen @propertyWrapper
             public struct State<Value>: DynamicProperty {
                 public init(wrappedValue value: Value)
@@ -23,8 +25,11 @@ enum WrapperCatalog {
                 public var projectedValue: Binding<Value> { get }
             }
             extension State: @unchecked Sendable where Value: Sendable {}
-            """#),
-        ("Binding", #"""
+            """#
+        ),
+        (
+            "Binding",
+            #"""
             @frozen @propertyWrapper @dynamicMemberLookup
             public struct Binding<Value> {
                 public init(projectedValue: Binding<Value>)
@@ -32,16 +37,22 @@ enum WrapperCatalog {
                 public var projectedValue: Binding<Value> { get }
             }
             extension Binding: @unchecked Sendable where Value: Sendable {}
-            """#),
-        ("StateObject", #"""
+            """#
+        ),
+        (
+            "StateObject",
+            #"""
             @MainActor @preconcurrency @frozen @propertyWrapper
             public struct StateObject<ObjectType: ObservableObject>: DynamicProperty {
                 nonisolated public init(wrappedValue thunk: @autoclosure @escaping () -> ObjectType)
                 public var wrappedValue: ObjectType { get }
                 public var projectedValue: ObservedObject<ObjectType>.Wrapper { get }
             }
-            """#),
-        ("ObservedObject", #"""
+            """#
+        ),
+        (
+            "ObservedObject",
+            #"""
             @MainActor @preconcurrency @propertyWrapper @frozen
             public struct ObservedObject<ObjectType: ObservableObject>: DynamicProperty {
                 @MainActor @preconcurrency @dynamicMemberLookup @frozen
@@ -51,8 +62,11 @@ enum WrapperCatalog {
                 public var wrappedValue: ObjectType
                 public var projectedValue: ObservedObject<ObjectType>.Wrapper { get }
             }
-            """#),
-        ("EnvironmentObject", #"""
+            """#
+        ),
+        (
+            "EnvironmentObject",
+            #"""
             @MainActor @preconcurrency @frozen @propertyWrapper
             public struct EnvironmentObject<ObjectType: ObservableObject>: DynamicProperty {
                 @MainActor @preconcurrency @dynamicMemberLookup @frozen
@@ -61,16 +75,22 @@ enum WrapperCatalog {
                 public var wrappedValue: ObjectType { get }
                 public var projectedValue: EnvironmentObject<ObjectType>.Wrapper { get }
             }
-            """#),
-        ("Environment", #"""
+            """#
+        ),
+        (
+            "Environment",
+            #"""
             @frozen @propertyWrapper
             public struct Environment<Value>: DynamicProperty {
                 public init(_ keyPath: KeyPath<EnvironmentValues, Value>)
                 public init(_ objectType: Value.Type) where Value: AnyObject
                 public var wrappedValue: Value { get }
             }
-            """#),
-        ("FocusState", #"""
+            """#
+        ),
+        (
+            "FocusState",
+            #"""
             @frozen @propertyWrapper
             public struct FocusState<Value: Hashable>: DynamicProperty {
                 @frozen @propertyWrapper
@@ -80,8 +100,11 @@ enum WrapperCatalog {
                 public var wrappedValue: Value { get nonmutating set }
                 public var projectedValue: FocusState<Value>.Binding { get }
             }
-            """#),
-        ("GestureState", #"""
+            """#
+        ),
+        (
+            "GestureState",
+            #"""
             @frozen @propertyWrapper
             public struct GestureState<Value>: DynamicProperty {
                 public init(wrappedValue: Value)
@@ -89,24 +112,33 @@ enum WrapperCatalog {
                 public var wrappedValue: Value { get }
                 public var projectedValue: GestureState<Value> { get }
             }
-            """#),
-        ("AppStorage", #"""
+            """#
+        ),
+        (
+            "AppStorage",
+            #"""
             @frozen @propertyWrapper
             public struct AppStorage<Value>: DynamicProperty {
                 public init(wrappedValue: Value, _ key: String)
                 public var wrappedValue: Value { get nonmutating set }
                 public var projectedValue: Binding<Value> { get }
             }
-            """#),
-        ("SceneStorage", #"""
+            """#
+        ),
+        (
+            "SceneStorage",
+            #"""
             @frozen @propertyWrapper
             public struct SceneStorage<Value>: DynamicProperty {
                 public init(wrappedValue: Value, _ key: String)
                 public var wrappedValue: Value { get nonmutating set }
                 public var projectedValue: Binding<Value> { get }
             }
-            """#),
-        ("Bindable", #"""
+            """#
+        ),
+        (
+            "Bindable",
+            #"""
             @dynamicMemberLookup @propertyWrapper
             public struct Bindable<Value> {
                 public var wrappedValue: Value
@@ -115,30 +147,42 @@ enum WrapperCatalog {
                 public init(_ wrappedValue: Value)
                 public init(projectedValue: Bindable<Value>)
             }
-            """#),
-        ("Namespace", #"""
+            """#
+        ),
+        (
+            "Namespace",
+            #"""
             @frozen @propertyWrapper
             public struct Namespace: DynamicProperty {
                 @frozen public struct ID: Hashable {}
                 public init()
                 public var wrappedValue: Namespace.ID { get }
             }
-            """#),
-        ("ScaledMetric", #"""
+            """#
+        ),
+        (
+            "ScaledMetric",
+            #"""
             @propertyWrapper
             public struct ScaledMetric<Value: BinaryFloatingPoint>: DynamicProperty {
                 public init(wrappedValue: Value)
                 public var wrappedValue: Value { get }
             }
-            """#),
-        ("FocusedValue", #"""
+            """#
+        ),
+        (
+            "FocusedValue",
+            #"""
             @propertyWrapper
             public struct FocusedValue<Value>: DynamicProperty {
                 public init(_ keyPath: KeyPath<FocusedValues, Value?>)
                 public var wrappedValue: Value? { get }
             }
-            """#),
-        ("FetchRequest", #"""
+            """#
+        ),
+        (
+            "FetchRequest",
+            #"""
             @propertyWrapper
             public struct FetchRequest<Result: NSFetchRequestResult>: DynamicProperty {
                 public struct Configuration {}
@@ -146,18 +190,24 @@ enum WrapperCatalog {
                 public var wrappedValue: FetchedResults<Result> { get }
                 public var projectedValue: Binding<FetchRequest<Result>.Configuration> { get }
             }
-            """#),
+            """#
+        ),
         // MARK: SwiftData
-        ("Query", #"""
+        (
+            "Query",
+            #"""
             @propertyWrapper
             public struct Query<Element, Result>: DynamicProperty {
                 public init() where Result == [Element]
                 public init(sort keyPath: KeyPath<Element, some Comparable>) where Result == [Element]
                 public var wrappedValue: Result { get }
             }
-            """#),
+            """#
+        ),
         // MARK: Combine
-        ("Published", #"""
+        (
+            "Published",
+            #"""
             @propertyWrapper
             public struct Published<Value> {
                 public init(wrappedValue: Value)
@@ -172,7 +222,8 @@ enum WrapperCatalog {
                     storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Published<Value>>
                 ) -> Value { get set }
             }
-            """#),
+            """#
+        ),
     ]
 
     /// Every built-in wrapper, read at once (the tests compare them with the stand-in).

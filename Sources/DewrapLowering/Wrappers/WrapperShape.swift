@@ -116,7 +116,8 @@ public final class WrapperShape: Sendable {
         guard genericParameters.count == 1 else { return nil }
         let plain = initializers.filter { $0.labels.isEmpty && !$0.isGeneric }
         guard plain.count == 1, let pinned = plain[0].sameType.first(where: { $0.0 == genericParameters[0] })?.1,
-              !typeTokens(pinned).contains(where: { genericParameters.contains($0) || $0 == "Self" }) else { return nil }
+            !typeTokens(pinned).contains(where: { genericParameters.contains($0) || $0 == "Self" })
+        else { return nil }
         return pinned
     }
     /// `wrappedValue`'s and `projectedValue`'s types as type tokens with nested type
@@ -228,7 +229,8 @@ public final class WrapperShape: Sendable {
         let value = typeTokens(wrappedValue.type)
         let valueInitApplies = viable.contains { initializer in
             guard !initializer.inConstrainedExtension,
-                  (initializer.parameterTypes.first ?? wrappedValue.type) == wrappedValue.type else { return false }
+                (initializer.parameterTypes.first ?? wrappedValue.type) == wrappedValue.type
+            else { return false }
             let others = (initializer.parameters(for: callLabels) ?? []).dropFirst()
             return !others.contains { index in
                 index < initializer.parameterTypes.count
@@ -252,7 +254,8 @@ public final class WrapperShape: Sendable {
 extension WrapperShape {
     /// The storage type for generic arguments `bindings`: `State<Int>`, or the plain name.
     func storageType(_ bindings: [String: [String]]) -> String {
-        genericParameters.isEmpty ? name
+        genericParameters.isEmpty
+            ? name
             : name + "<" + genericParameters.map { typeText(bindings[$0] ?? [$0]) }.joined(separator: ", ") + ">"
     }
 
@@ -362,7 +365,7 @@ public struct WrapperShapes: Sendable {
     func isCodingProtocol(_ name: String, decoding: Bool = false) -> Bool {
         func isStandard(_ name: String) -> Bool { name == "Codable" || name == "Decodable" || (!decoding && name == "Encodable") }
         if isStandard(name) { return true }
-        guard !protocolParents.isEmpty else { return false }  // nothing declared here refines them
+        guard !protocolParents.isEmpty else { return false } // nothing declared here refines them
         var seen: Set<String> = []
         var pending = [name]
         while let next = pending.popLast() {
@@ -390,7 +393,8 @@ public struct WrapperShapes: Sendable {
         if let shape = includesCatalog ? WrapperCatalog.shape(named: name) : nil { return shape }
         // A typealias of a wrapper type (of another alias, a few deep).
         guard !aliases.isEmpty, aliasesFollowed < 4, let alias = aliases[name],
-              let target = shape(named: alias.target, aliasesFollowed: aliasesFollowed + 1) else { return nil }
+            let target = shape(named: alias.target, aliasesFollowed: aliasesFollowed + 1)
+        else { return nil }
         return target.aliased(as: name, alias)
     }
 }
@@ -546,10 +550,12 @@ private func readShape(_ type: TypeDecl, extensions: [TypeDecl], context: Source
                 nestedTypes.insert(context.text(nested.name))
             case .function(let function) where function.kind == .initializer:
                 var initializer = readInitializer(function, context: context)
-                initializer.isWrapperTypeInit = inBody && function.genericParameters == nil
+                initializer.isWrapperTypeInit =
+                    inBody && function.genericParameters == nil
                     && !(function.name.map { context.token($0, isSpelled: "?") || context.token($0, isSpelled: "!") } ?? false)
                     && accessRank(context.declaredAccess(function.prefix)) >= typeAccess
-                initializer.isIsolated = (isolationAttribute(function.prefix, context: context) ?? typeIsolation) != nil
+                initializer.isIsolated =
+                    (isolationAttribute(function.prefix, context: context) ?? typeIsolation) != nil
                     && !function.prefix.modifiers.contains { context.text($0.keyword) == "nonisolated" }
                 initializers.append(initializer)
             case .function(let function) where function.kind == .subscript:
@@ -558,7 +564,8 @@ private func readShape(_ type: TypeDecl, extensions: [TypeDecl], context: Source
                 else { continue }
                 var setter = WrapperShape.Setter.none
                 if let accessors = function.accessors, case .accessors(let list) = accessors.content,
-                   list.contains(where: { context.text($0.keyword) == "set" }) {
+                    list.contains(where: { context.text($0.keyword) == "set" })
+                {
                     setter = .nonmutating
                 }
                 enclosingInstance = setter
@@ -656,8 +663,10 @@ private func readInitializer(_ function: FunctionDecl, context: SourceContext) -
 private func readMember(
     _ variable: VariableDecl, _ binding: PatternBinding, kind: WrapperShape.Kind, typeIsolation: String?, context: SourceContext
 ) -> WrapperShape.Member? {
-    guard let type = binding.type.map({ context.text($0) })
-        ?? binding.initializer.flatMap({ context.inferredType(of: $0) }) else { return nil }
+    guard
+        let type = binding.type.map({ context.text($0) })
+            ?? binding.initializer.flatMap({ context.inferredType(of: $0) })
+    else { return nil }
     let isLet = context.text(variable.keyword) == "let"
     let modifiers = variable.prefix.modifiers.map { context.text($0.keyword) }
     var isolation = isolationAttribute(variable.prefix, context: context) ?? typeIsolation
@@ -666,10 +675,12 @@ private func readMember(
         type: type, mutatingGetter: false, setter: .none, needsModify: false, isolation: isolation)
     for attribute in variable.prefix.attributes where context.text(attribute.name) == "available" {
         guard let arguments = attribute.arguments,
-              (arguments.lower..<arguments.upper).contains(where: { context.text($0) == "unavailable" }) else { continue }
+            (arguments.lower..<arguments.upper).contains(where: { context.text($0) == "unavailable" })
+        else { continue }
         member.unavailable = ""
         if let label = (arguments.lower..<arguments.upper).first(where: { context.text($0) == "message" }) {
-            member.unavailable = (label..<arguments.upper).filter { context.tree.tokens[$0].kind == .stringSegment }
+            member.unavailable =
+                (label..<arguments.upper).filter { context.tree.tokens[$0].kind == .stringSegment }
                 .map { context.text($0) }.first ?? ""
         }
     }
@@ -989,9 +1000,10 @@ extension WrapperShape: CustomStringConvertible {
                 + (member.needsModify ? " modify" : "") + (member.isolation.map { " " + $0 } ?? "")
         }
         var lines = ["\(kind) \(name)<\(genericParameters.joined(separator: ", "))>"]
-        lines.append("init(wrappedValue:) \(hasInitWrappedValue)\(wrappedValueIsAutoclosure ? " autoclosure" : "")"
-            + (initWrappedValueIsIsolated ? " isolated" : "")
-            + (hasInitWrappedValue && !initializesStorageFromWrappedValue ? " (not the type's own: not for V-3a, M-4)" : ""))
+        lines.append(
+            "init(wrappedValue:) \(hasInitWrappedValue)\(wrappedValueIsAutoclosure ? " autoclosure" : "")"
+                + (initWrappedValueIsIsolated ? " isolated" : "")
+                + (hasInitWrappedValue && !initializesStorageFromWrappedValue ? " (not the type's own: not for V-3a, M-4)" : ""))
         lines.append("init() \(hasInitWithoutArguments), init(projectedValue:) \(hasInitProjectedValue)")
         lines.append("wrappedValue: " + member(wrappedValue))
         lines.append("projectedValue: " + member(projectedValue))

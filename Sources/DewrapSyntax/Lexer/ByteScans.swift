@@ -26,9 +26,10 @@ func scanBytes(
 /// Inlinable: lowering reads the indentation of every line with it.
 @inlinable
 public func endOfLine(_ text: UnsafeBufferPointer<UInt8>, from i: Int) -> Int {
-    scanBytes(text, from: i,
-              hits: { zeroBytes($0 ^ 0x0A0A_0A0A_0A0A_0A0A) | zeroBytes($0 ^ 0x0D0D_0D0D_0D0D_0D0D) },
-              isHit: { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") })
+    scanBytes(
+        text, from: i,
+        hits: { zeroBytes($0 ^ 0x0A0A_0A0A_0A0A_0A0A) | zeroBytes($0 ^ 0x0D0D_0D0D_0D0D_0D0D) },
+        isHit: { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") })
 }
 
 /// The offset of the first byte that is not a space at or after `i`.
@@ -49,9 +50,11 @@ func endOfASCIIAlphanumerics(_ text: UnsafeBufferPointer<UInt8>, from i: Int) ->
 /// must look at: `\`, `"`, `'`, a control character, DEL or a non-ASCII byte.
 @inline(__always)
 func endOfPlainStringText(_ text: UnsafeBufferPointer<UInt8>, from i: Int) -> Int {
-    scanBytes(text, from: i, hits: notPlainStringBytes, isHit: {
-        !$0.isPrintableASCII || $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "'")
-    })
+    scanBytes(
+        text, from: i, hits: notPlainStringBytes,
+        isHit: {
+            !$0.isPrintableASCII || $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "'")
+        })
 }
 
 /// The offset of the first `byte` at or after `start`, or the end.

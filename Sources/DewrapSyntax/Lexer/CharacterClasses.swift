@@ -17,22 +17,22 @@ extension UInt8 {
     /// Letters, digits, `_` and `$` (`a$b` is one identifier). A bit set in two
     /// constant words: this test runs for every byte of every name.
     var isASCIIIdentifierContinue: Bool {
-        let low: UInt64 = 0x03FF_0010_0000_0000   // `$` and `0`–`9`
-        let high: UInt64 = 0x07FF_FFFE_87FF_FFFE  // `A`–`Z`, `_`, `a`–`z`
+        let low: UInt64 = 0x03FF_0010_0000_0000 // `$` and `0`–`9`
+        let high: UInt64 = 0x07FF_FFFE_87FF_FFFE // `A`–`Z`, `_`, `a`–`z`
         return self < 64 ? (low >> self) & 1 != 0 : self < 128 && (high >> (self & 63)) & 1 != 0
     }
     /// `/ = - + * % < > ! & | ^ ~ . ?`, as bits in two constant words like the test above.
     @inline(__always)
     var isASCIIOperatorCharacter: Bool {
-        let low: UInt64 = 0xF000_EC62_0000_0000   // `! % & * + - . / < = > ?`
-        let high: UInt64 = 0x5000_0000_4000_0000  // `^ | ~`
+        let low: UInt64 = 0xF000_EC62_0000_0000 // `! % & * + - . / < = > ?`
+        let high: UInt64 = 0x5000_0000_4000_0000 // `^ | ~`
         return self < 64 ? (low >> self) & 1 != 0 : self < 128 && (high >> (self & 63)) & 1 != 0
     }
     /// White space, NUL and the separators that end an operator's binding on either side.
     var isBoundnessBreaker: Bool {
         switch self {
         case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"), 0,
-             UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: ":"):
+            UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: ":"):
             return true
         default:
             return false
@@ -140,7 +140,7 @@ func decodeScalar(_ text: UnsafeBufferPointer<UInt8>, at i: Int) -> (scalar: UIn
         while j < text.count && !text[j].isUTF8Start { j += 1 }
         return (nil, j)
     }
-    let length = (~first).leadingZeroBitCount  // 2...4
+    let length = (~first).leadingZeroBitCount // 2...4
     var value = UInt32(first & (0x7F >> length))
     for _ in 1..<length {
         guard j < text.count, text[j] & 0xC0 == 0x80 else { return (nil, j) }

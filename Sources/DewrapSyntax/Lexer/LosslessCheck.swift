@@ -24,7 +24,8 @@ extension LexedSource {
                 var piecePosition = position
                 while piecePosition < token.start {
                     guard let piece = scanTriviaPiece(text, at: piecePosition, stopAtNewline: false),
-                          piece.end > piecePosition, piece.end <= token.start else {
+                        piece.end > piecePosition, piece.end <= token.start
+                    else {
                         return "bytes at \(piecePosition) are neither a token nor trivia"
                     }
                     joined += text[piecePosition..<piece.end]

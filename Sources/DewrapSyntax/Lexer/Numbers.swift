@@ -8,7 +8,8 @@ extension LexerState {
         let start = i
         let kind: TokenKind
         if text[i] == UInt8(ascii: "0"), let radixMark = byte(i + 1),
-           radixMark == UInt8(ascii: "x") || radixMark == UInt8(ascii: "o") || radixMark == UInt8(ascii: "b") {
+            radixMark == UInt8(ascii: "x") || radixMark == UInt8(ascii: "o") || radixMark == UInt8(ascii: "b")
+        {
             kind = radixMark == UInt8(ascii: "x") ? lexHexNumber() : lexRadixInteger(octal: radixMark == UInt8(ascii: "o"))
         } else {
             kind = lexDecimalNumber()
@@ -33,7 +34,8 @@ extension LexerState {
 
     private mutating func lexRadixInteger(octal: Bool) -> TokenKind {
         let name = octal ? "octal" : "binary"
-        let isDigit: (UInt8) -> Bool = octal
+        let isDigit: (UInt8) -> Bool =
+            octal
             ? { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "7") }
             : { $0 == UInt8(ascii: "0") || $0 == UInt8(ascii: "1") }
         i += 2
@@ -85,7 +87,9 @@ extension LexerState {
         guard let first = byte(i), first.isHexDigit else {
             let errorStart = i
             skipIdentifierContinuation()
-            diagnose(at: errorStart, i > errorStart ? "invalid digit in hexadecimal integer literal" : "expected hexadecimal digit (0-9, A-F) in integer literal")
+            diagnose(
+                at: errorStart,
+                i > errorStart ? "invalid digit in hexadecimal integer literal" : "expected hexadecimal digit (0-9, A-F) in integer literal")
             return .integerLiteral
         }
         skipDigits { $0.isHexDigit }
@@ -111,7 +115,7 @@ extension LexerState {
                 return .integerLiteral
             }
         }
-        i += 1  // the `p`
+        i += 1 // the `p`
         var signed = false
         if let sign = byte(i), sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
             i += 1

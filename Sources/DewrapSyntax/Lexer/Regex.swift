@@ -60,7 +60,7 @@ extension LexerState {
         guard let token else { return true }
         switch token.kind {
         case .leftParen, .leftBrace, .leftSquare, .comma, .semicolon, .colon, .interpolationStart,
-             .equal, .prefixAmpersand, .infixQuestionMark, .binaryOperator, .prefixOperator:
+            .equal, .prefixAmpersand, .infixQuestionMark, .binaryOperator, .prefixOperator:
             return true
         case .keyword:
             // After `self`, `nil`, `true`, … a `/` divides.
@@ -78,8 +78,9 @@ extension LexerState {
     /// Whether the last token is a postfix `?` or `!` right after `try`, where a `/` must begin a regex.
     var followsTryMark: Bool {
         guard let mark = previousTokenIndex(before: tokens.count),
-              tokens[mark].kind == .postfixQuestionMark || tokens[mark].kind == .exclamationMark,
-              let before = previousTokenIndex(before: mark) else { return false }
+            tokens[mark].kind == .postfixQuestionMark || tokens[mark].kind == .exclamationMark,
+            let before = previousTokenIndex(before: mark)
+        else { return false }
         return tokens[before].word == .try
     }
 
@@ -107,10 +108,10 @@ extension LexerState {
                     guard mustBeRegex else { return nil }
                     noteProblem(j, "bare slash regex literal may not start with space")
                 } else if first == UInt8(ascii: "*") || first == UInt8(ascii: "/") {
-                    return nil  // a comment
+                    return nil // a comment
                 }
             }
-            if openSlash > 0 && text[openSlash - 1] == UInt8(ascii: "*") { return nil }  // end of a comment
+            if openSlash > 0 && text[openSlash - 1] == UInt8(ascii: "*") { return nil } // end of a comment
         }
 
         // `#/` followed by only whitespace up to a line break opens a multi-line literal.
@@ -147,7 +148,7 @@ extension LexerState {
                     let end = j + 1 + closePounds
                     if pounds == 0 {
                         if let after = byte(end), after == UInt8(ascii: "*") || after == UInt8(ascii: "/") {
-                            return unterminated(at: j)  // `/x//`: prefer the comment
+                            return unterminated(at: j) // `/x//`: prefer the comment
                         }
                         if let space = lastUnescapedSpace, space + 1 == j {
                             guard mustBeRegex else { return nil }
@@ -172,20 +173,20 @@ extension LexerState {
             case 0x0A, 0x0D:
                 guard firstNewline != nil else { return unterminated(at: characterStart) }
                 lastNewlineEnd = j
-            case 0x5C where !wasEscaped:  // `\`
+            case 0x5C where !wasEscaped: // `\`
                 escaped = true
-            case 0x28 where !wasEscaped && classDepth == 0:  // `(`
+            case 0x28 where !wasEscaped && classDepth == 0: // `(`
                 groupDepth += 1
-            case 0x29 where !wasEscaped && classDepth == 0:  // `)`
+            case 0x29 where !wasEscaped && classDepth == 0: // `)`
                 if groupDepth == 0 {
                     // An unbalanced `)` means this is likely not a regex.
                     if !mustBeRegex { return nil }
                 } else {
                     groupDepth -= 1
                 }
-            case 0x5B where !wasEscaped:  // `[`
+            case 0x5B where !wasEscaped: // `[`
                 classDepth += 1
-            case 0x5D where !wasEscaped:  // `]`
+            case 0x5D where !wasEscaped: // `]`
                 if classDepth > 0 { classDepth -= 1 }
             case 0:
                 noteProblem(characterStart, "nul character embedded in regex literal")

@@ -26,7 +26,8 @@ extension LexerState {
             kind = .singleQuote
             j += 1
         } else if byte(j + 1) == UInt8(ascii: "\""), byte(j + 2) == UInt8(ascii: "\""),
-                  !(pounds > 0 && closesOnSameLine(from: j + 3, pounds: pounds)) {
+            !(pounds > 0 && closesOnSameLine(from: j + 3, pounds: pounds))
+        {
             kind = .multiLine
             j += 3
         } else {
@@ -130,7 +131,7 @@ extension LexerState {
             case UInt8(ascii: "\\"):
                 let pounds = poundCount(at: j + 1)
                 guard pounds >= shape.pounds else {
-                    j += 1  // In a raw string a `\` without its `#`s is just a character.
+                    j += 1 // In a raw string a `\` without its `#`s is just a character.
                     continue
                 }
                 let afterDelimiter = j + 1 + (shape.pounds == 0 ? 0 : pounds)
@@ -211,7 +212,7 @@ extension LexerState {
     mutating func closeInterpolationEarly() {
         guard let interpolation = modes.popLast() else { return }
         emit(.interpolationEnd, i, i)
-        modes.removeLast()  // the string the interpolation was in
+        modes.removeLast() // the string the interpolation was in
         closeStringEarly(interpolation.shape)
     }
 
@@ -236,7 +237,7 @@ private func skipEscape(_ text: UnsafeBufferPointer<UInt8>, at k: Int, in shape:
     let c = text[k]
     switch c {
     case UInt8(ascii: "0"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"),
-         UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "\\"):
+        UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "\\"):
         return k + 1
     case UInt8(ascii: "u"):
         return skipUnicodeEscape(text, at: k + 1, &problem)

@@ -27,7 +27,8 @@ public func triviaPieces(_ text: UnsafeBufferPointer<UInt8>, in range: Range<Int
     while i < range.upperBound {
         // A gap holds only trivia, so every byte scans as some piece; the
         // fallback keeps this total for a range that is not a real gap.
-        let piece = scanTriviaPiece(text, at: i, stopAtNewline: false)
+        let piece =
+            scanTriviaPiece(text, at: i, stopAtNewline: false)
             ?? TriviaScan(kind: .unexpectedText, end: i + 1, problem: nil)
         let end = min(piece.end, range.upperBound)
         pieces.append(TriviaPiece(kind: piece.kind, start: i, end: end))
@@ -140,7 +141,7 @@ extension LexerState {
             // which always starts a token, line feeds, tabs and line comments.
             let b = text[k]
             if b == UInt8(ascii: " ") {
-                k &+= 1  // below `n`: cannot overflow
+                k &+= 1 // below `n`: cannot overflow
                 // One space between tokens is the commonest case: no run to scan.
                 if k < n && text[k] != UInt8(ascii: " ") { continue }
                 k = endOfSpaces(text, from: k)
@@ -149,7 +150,7 @@ extension LexerState {
             if b > UInt8(ascii: " ") && b < 0x7F && b != UInt8(ascii: "/") { return }
             if b == UInt8(ascii: "\n") && !stopAtNewline {
                 // Most line breaks are followed by indentation: scanned here, not byte by byte.
-                k = endOfSpaces(text, from: k &+ 1)  // below `n`: cannot overflow
+                k = endOfSpaces(text, from: k &+ 1) // below `n`: cannot overflow
                 pendingFlags.insert(.atStartOfLine)
                 continue
             }

@@ -66,9 +66,9 @@ extension Word {
     var isDeclarationModifier: Bool {
         switch self {
         case .public, .private, .fileprivate, .internal, .open, .package, .static, .class, .final, .override,
-             .mutating, .nonmutating, .lazy, .weak, .unowned, .optional, .required, .convenience, .dynamic,
-             .indirect, .prefix, .postfix, .infix, .nonisolated, .distributed, .__consuming, .consuming,
-             .borrowing, .__owned, .__shared, ._const, .__setter_access, .async, .isolated:
+            .mutating, .nonmutating, .lazy, .weak, .unowned, .optional, .required, .convenience, .dynamic,
+            .indirect, .prefix, .postfix, .infix, .nonisolated, .distributed, .__consuming, .consuming,
+            .borrowing, .__owned, .__shared, ._const, .__setter_access, .async, .isolated:
             return true
         default:
             return false
@@ -79,8 +79,8 @@ extension Word {
     var isAccessorKind: Bool {
         switch self {
         case .get, .set, .willSet, .didSet, ._modify, ._read, .modify, .read, .unsafeAddress, .unsafeMutableAddress,
-             .addressWithOwner, .addressWithNativeOwner, .mutableAddressWithOwner, .mutableAddressWithNativeOwner,
-             .`init`, .borrow, .mutate:
+            .addressWithOwner, .addressWithNativeOwner, .mutableAddressWithOwner, .mutableAddressWithNativeOwner,
+            .`init`, .borrow, .mutate:
             return true
         default:
             return false
@@ -96,7 +96,7 @@ extension Word {
     var isTypeSpecifier: Bool {
         switch self {
         case .inout, .borrowing, .consuming, .__owned, .__shared, .sending, .isolated, ._const, .some, .any,
-             .each, .repeat, .nonisolated:
+            .each, .repeat, .nonisolated:
             return true
         default:
             return false

@@ -326,11 +326,11 @@ extension ParserState {
                 name = index
                 advance()
             case .binaryOperator, .prefixOperator, .postfixOperator, .exclamationMark, .postfixQuestionMark,
-                 .infixQuestionMark, .prefixAmpersand, .equal, .period, .arrow:
+                .infixQuestionMark, .prefixAmpersand, .equal, .period, .arrow:
                 name = index
                 let length = tokens[index].end - tokens[index].start
                 if length > 1 && text[tokens[index].end - 1] == UInt8(ascii: "<") && self.kind(at: index + 1).isWord {
-                    split = length - 1  // `func ~=<T>`: the `<` opens the generic parameters
+                    split = length - 1 // `func ~=<T>`: the `<` opens the generic parameters
                 } else {
                     advance()
                 }
@@ -398,14 +398,16 @@ extension ParserState {
             var firstName: Int?
             var secondName: Int?
             if nameKind == .closureParameter && (kind.isWord || at(.wildcard) || at(.dollarIdentifier))
-                && (kind(at: index + 1) == .comma || kind(at: index + 1) == .rightParen) {
-                firstName = index  // `(a, b) in`: names without types
+                && (kind(at: index + 1) == .comma || kind(at: index + 1) == .rightParen)
+            {
+                firstName = index // `(a, b) in`: names without types
                 advance()
             } else if (kind.isWord || at(.wildcard)) && kind(at: index + 1) == .colon {
                 firstName = index
                 advance()
             } else if (kind.isWord || at(.wildcard)) && (kind(at: index + 1).isWord || kind(at: index + 1) == .wildcard)
-                && kind(at: index + 2) == .colon {
+                && kind(at: index + 2) == .colon
+            {
                 firstName = index
                 secondName = index + 1
                 advance()
@@ -419,9 +421,10 @@ extension ParserState {
             if let declared = secondName ?? firstName, tokens[declared].kind != .wildcard {
                 declare(declared, nameKind)
             }
-            parameters.appendToSmall(Parameter(
-                attributes: attributes, firstName: firstName, secondName: secondName, type: type,
-                defaultValue: defaultValue, span: TokenSpan(start, end)))
+            parameters.appendToSmall(
+                Parameter(
+                    attributes: attributes, firstName: firstName, secondName: secondName, type: type,
+                    defaultValue: defaultValue, span: TokenSpan(start, end)))
             if consume(.comma) == nil {
                 if !at(.rightParen) {
                     report("expected ',' or ')' in the parameters")
@@ -447,11 +450,13 @@ extension ParserState {
         case .import:
             kind = .import
             if word == .struct || word == .class || word == .enum || word == .protocol || word == .typealias
-                || word == .var || word == .let || word == .func || word == .actor {
+                || word == .var || word == .let || word == .func || word == .actor
+            {
                 advance()
             }
             while (self.kind.isWord || at(.period) || self.kind == .binaryOperator || self.kind == .prefixOperator
-                   || self.kind == .postfixOperator) && !atStartOfLine {
+                || self.kind == .postfixOperator) && !atStartOfLine
+            {
                 advance()
             }
         case .typealias, .associatedtype:
@@ -485,7 +490,7 @@ extension ParserState {
             } while consume(.comma) != nil && !atEnd
         case .operator:
             kind = .operator
-            if !atStartOfLine { advance() }  // the operator itself
+            if !atStartOfLine { advance() } // the operator itself
             if consume(.colon) != nil {
                 while (self.kind.isWord || at(.comma)) && !atStartOfLine { advance() }
             }

@@ -76,11 +76,13 @@ extension ParserState {
                 bindingPattern = true
                 continue
             case .keyword where word == .is && patternNames != nil:
-                advance()  // `case is T:`
+                advance() // `case is T:`
                 parseType()
                 return true
-            case .identifier where (word == .await || word == .unsafe || word == .consume || word == .copy
-                                    || word == .each || word == .discard || word == .yield)
+            case .identifier
+            where
+                (word == .await || word == .unsafe || word == .consume || word == .copy
+                || word == .each || word == .discard || word == .yield)
                 && view.startsOperandOnSameLine(index + 1):
                 advance()
                 continue
@@ -309,7 +311,8 @@ extension ParserState {
                 scanClosure()
                 // Labelled trailing closures: `} onDismiss: { … }`.
                 while (kind.isWord || at(.wildcard)) && kind(at: index + 1) == .colon && kind(at: index + 2) == .leftBrace
-                    && word != .default && word != .case {
+                    && word != .default && word != .case
+                {
                     advance()
                     advance()
                     scanClosure()
@@ -345,8 +348,9 @@ extension ParserState {
     mutating func scanClosure() {
         let open = index
         if let close = stepOverPlainBlock() {
-            closureCollector.append(Closure(
-                kind: .closure, open: open, close: close, captureList: nil, parameters: [], signature: nil, items: []))
+            closureCollector.append(
+                Closure(
+                    kind: .closure, open: open, close: close, captureList: nil, parameters: [], signature: nil, items: []))
             return
         }
         let readWhole = opensBlockReadWhole
@@ -399,7 +403,7 @@ extension ParserState {
                 report("unexpected tokens in the closure signature")
                 while index < inKeyword && !atEnd { advance() }
             }
-            advance()  // `in`
+            advance() // `in`
             signature = TokenSpan(signatureStart, end)
             census.closureSignature = true
         }
@@ -412,9 +416,10 @@ extension ParserState {
             report("expected '}' to close the closure")
         }
         popScope(scope, end: end)
-        closureCollector.append(Closure(
-            kind: .closure, open: open, close: close, captureList: captureList, parameters: parameters,
-            signature: signature, items: items))
+        closureCollector.append(
+            Closure(
+                kind: .closure, open: open, close: close, captureList: captureList, parameters: parameters,
+                signature: signature, items: items))
     }
 
     /// `[weak self, x = y, unowned(unsafe) z]`: declares the captured names.
@@ -433,7 +438,7 @@ extension ParserState {
             if at(.leftParen) { skipBalanced(); continue }
             advance()
         }
-        advance()  // `]`
+        advance() // `]`
     }
 
     // MARK: if and switch as expressions
@@ -441,9 +446,10 @@ extension ParserState {
     private mutating func scanStatementExpression() {
         let start = index
         let statement = parseStatement()
-        closureCollector.append(Closure(
-            kind: .statementExpression, open: start, close: nil, captureList: nil, parameters: [], signature: nil,
-            items: [.statement(statement)]))
+        closureCollector.append(
+            Closure(
+                kind: .statementExpression, open: start, close: nil, captureList: nil, parameters: [], signature: nil,
+                items: [.statement(statement)]))
     }
 }
 
@@ -489,7 +495,7 @@ extension TokenView {
         guard i <= last, !isAtStartOfLine(i) else { return false }
         switch kind(at: i) {
         case .identifier, .keyword, .dollarIdentifier, .integerLiteral, .floatLiteral, .stringStart, .regexLiteral,
-             .leftSquare, .backslash, .prefixOperator, .prefixAmpersand, .pound, .wildcard:
+            .leftSquare, .backslash, .prefixOperator, .prefixAmpersand, .pound, .wildcard:
             return true
         case .leftParen, .period, .leftBrace:
             return !isAttached(i)
@@ -521,7 +527,7 @@ extension TokenView {
         case .keyword where word(at: after) == .where:
             return true
         case .leftSquare, .leftParen, .period, .postfixQuestionMark, .infixQuestionMark, .exclamationMark, .colon,
-             .equal, .postfixOperator, .binaryOperator:
+            .equal, .postfixOperator, .binaryOperator:
             return !isAtStartOfLine(after)
         case .keyword where word(at: after) == .is || word(at: after) == .as:
             return !isAtStartOfLine(after)

@@ -116,14 +116,15 @@ extension ParserState {
     func isDeclarationKeyword(_ i: Int) -> Bool {
         switch words[i] {
         case .var, .let, .func, .`init`, .deinit, .subscript, .struct, .enum, .protocol, .extension,
-             .typealias, .associatedtype, .import, .precedencegroup, .operator:
+            .typealias, .associatedtype, .import, .precedencegroup, .operator:
             // `init` and `self`-like words also start expressions (`init(…)` in a call is rare at
             // statement start); `let`/`var` are always declarations here.
             return true
         case .class:
             // `class Foo`, not `class func`/`class var` (a modifier).
             let next = words[i + 1]
-            return !(next.isDeclarationModifier || next == .func || next == .var || next == .let || next == .subscript
+            return
+                !(next.isDeclarationModifier || next == .func || next == .var || next == .let || next == .subscript
                 || next == .typealias || next == .`init`)
         case .actor, .macro:
             // Contextual: `actor Name`, `macro name`.

@@ -13,27 +13,29 @@ public enum Parser {
 
     /// Parses tokens already lexed from `bytes`.
     public static func parse(_ bytes: [UInt8], lexed: LexedSource, bodies: BodyParsing = .all) -> SourceTree {
-        bytes.withUnsafeBufferPointer { text in lexed.tokens.withUnsafeBufferPointer { storage in
-            guard !lexed.tokens.isEmpty else {
+        bytes.withUnsafeBufferPointer { text in
+            lexed.tokens.withUnsafeBufferPointer { storage in
+                guard !lexed.tokens.isEmpty else {
+                    return SourceTree(
+                        tokens: [], items: [], dollarReferences: [], expressionGenericArguments: [], scopes: [], scopeChildren: [],
+                        scopeNames: [], lexerDiagnostics: lexed.diagnostics, diagnostics: [])
+                }
+                var state = ParserState(text: text, tokens: lexed.tokens, storage: storage)
+                if bodies == .skippingPlain {
+                    let plainBlocks = PlainBlocks(tokens: lexed.tokens, text: text)
+                    state.dollarReferences.reserveCapacity(plainBlocks.dollarNames)
+                    state.steppedOver.reserveCapacity(plainBlocks.plainBlockCount)
+                    state.plainBlocks = plainBlocks
+                }
+                let items = state.parseFile()
                 return SourceTree(
-                    tokens: [], items: [], dollarReferences: [], expressionGenericArguments: [], scopes: [], scopeChildren: [],
-                    scopeNames: [], lexerDiagnostics: lexed.diagnostics, diagnostics: [])
+                    tokens: lexed.tokens, items: items, dollarReferences: state.dollarReferences,
+                    expressionGenericArguments: state.expressionGenericArguments,
+                    scopes: state.scopes, scopeChildren: state.scopeChildren, scopeNames: state.scopeNames,
+                    lexerDiagnostics: lexed.diagnostics, diagnostics: state.diagnostics,
+                    census: state.census, steppedOver: state.steppedOver)
             }
-            var state = ParserState(text: text, tokens: lexed.tokens, storage: storage)
-            if bodies == .skippingPlain {
-                let plainBlocks = PlainBlocks(tokens: lexed.tokens, text: text)
-                state.dollarReferences.reserveCapacity(plainBlocks.dollarNames)
-                state.steppedOver.reserveCapacity(plainBlocks.plainBlockCount)
-                state.plainBlocks = plainBlocks
-            }
-            let items = state.parseFile()
-            return SourceTree(
-                tokens: lexed.tokens, items: items, dollarReferences: state.dollarReferences,
-                expressionGenericArguments: state.expressionGenericArguments,
-                scopes: state.scopes, scopeChildren: state.scopeChildren, scopeNames: state.scopeNames,
-                lexerDiagnostics: lexed.diagnostics, diagnostics: state.diagnostics,
-                census: state.census, steppedOver: state.steppedOver)
-        } }
+        }
     }
 }
 
@@ -158,8 +160,10 @@ struct ParserState {
     /// The current token starts with `<` (generic arguments or parameters may open).
     var atLeftAngle: Bool {
         @inline(__always) get {
-            split == 0 && (current.kind == .binaryOperator || current.kind == .prefixOperator
-                || current.kind == .postfixOperator) && text[current.start] == UInt8(ascii: "<")
+            split == 0
+                && (current.kind == .binaryOperator || current.kind == .prefixOperator
+                    || current.kind == .postfixOperator)
+                && text[current.start] == UInt8(ascii: "<")
         }
     }
 
@@ -320,8 +324,9 @@ struct ParserState {
 
     mutating func declare(_ token: Int, _ kind: NameKind, visibleFrom: Int? = nil, implicit: StaticString? = nil) {
         guard let scope = scopeStack.last else { return }
-        declaredNames.append(DeclaredName(
-            name: ScopeName(token: token, kind: kind, visibleFrom: visibleFrom ?? token, implicitName: implicit), scope: scope))
+        declaredNames.append(
+            DeclaredName(
+                name: ScopeName(token: token, kind: kind, visibleFrom: visibleFrom ?? token, implicitName: implicit), scope: scope))
     }
 
     /// Fills `scopeChildren` and `scopeNames`, each scope's entries together

@@ -88,7 +88,8 @@ struct PlainBlocks {
                     if opener == .leftBrace {
                         let isPlain = top.seen & foundTrigger == 0
                         if isPlain { plainBlockCount += 1 }
-                        braceMarks[Int(top.slot)].mark = (isPlain ? Self.plain | UInt32(i) : 0)
+                        braceMarks[Int(top.slot)].mark =
+                            (isPlain ? Self.plain | UInt32(i) : 0)
                             | (top.seen & foundAttribute != 0 ? Self.holdsAttribute : 0)
                     }
                     if !open.isEmpty { open[open.count - 1].seen |= top.seen }
@@ -186,7 +187,8 @@ struct PlainBlocks {
         guard i >= 2, i + 1 < tokens.count else { return nil }
         let previous = tokens[i - 1]
         if tokens[i + 1].kind == .colon {
-            let isLabel = (previous.kind == .leftParen || previous.kind == .comma)
+            let isLabel =
+                (previous.kind == .leftParen || previous.kind == .comma)
                 && tokens[innermostOpen].kind == .leftParen && isCall(tokens, at: innermostOpen)
             return isLabel ? .label : nil
         }

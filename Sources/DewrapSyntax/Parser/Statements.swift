@@ -290,7 +290,7 @@ extension ParserState {
             let labelStart = index
             let mark = closureCollector.count
             let scope = pushScope(.switchCase, at: index)
-            if at(.atSign) { _ = parseAttribute() }  // `@unknown`
+            if at(.atSign) { _ = parseAttribute() } // `@unknown`
             if at(.case) {
                 advance()
                 var names: [Int] = []

@@ -25,7 +25,7 @@ extension ParserState {
                 _ = parseAttribute()
             } else {
                 advance()
-                if words[index - 1] == .nonisolated && at(.leftParen) && isAttached(index) { skipBalanced() }  // `nonisolated(nonsending)`
+                if words[index - 1] == .nonisolated && at(.leftParen) && isAttached(index) { skipBalanced() } // `nonisolated(nonsending)`
             }
         }
         if isOperator(index, "~") && split == 0 { advance() }
@@ -57,7 +57,7 @@ extension ParserState {
             // A name is never the last token (that is the end of the file), so `index + 1` is a token.
             switch tokens[index + 1].kind {
             case .equal, .leftBrace, .rightBrace, .comma, .rightParen, .rightSquare, .semicolon, .colon, .atSign,
-                 .poundKeyword, .endOfFile:
+                .poundKeyword, .endOfFile:
                 return true
             case .keyword, .identifier:
                 // Not effects that could lead to `->` (a function type).
@@ -76,7 +76,7 @@ extension ParserState {
         case .leftSquare:
             advance()
             if at(.integerLiteral) {
-                advance()  // `[5 of Int]`
+                advance() // `[5 of Int]`
                 consume(.of)
             }
             parseType()
@@ -86,7 +86,7 @@ extension ParserState {
             advance()
             if atLeftAngle { parseGenericArguments() }
         case .integerLiteral:
-            advance()  // a value generic argument: `InlineArray<3, Int>`
+            advance() // a value generic argument: `InlineArray<3, Int>`
         case .prefixOperator where hasText(index, "-") && kind(at: index + 1) == .integerLiteral:
             advance()
             advance()
@@ -111,7 +111,7 @@ extension ParserState {
                 }
             }
             parseType()
-            if at(.equal) {  // a default value in a function type written as a tuple (invalid but tolerated)
+            if at(.equal) { // a default value in a function type written as a tuple (invalid but tolerated)
                 advance()
                 scanExpression(.basic)
             }
@@ -200,7 +200,7 @@ extension ParserState {
         }
         switch look.kind {
         case .rightParen, .rightSquare, .leftBrace, .rightBrace, .period, .comma, .semicolon, .endOfFile,
-             .exclamationMark, .postfixQuestionMark, .colon:
+            .exclamationMark, .postfixQuestionMark, .colon:
             return true
         case .binaryOperator:
             return look.hasText(look.index, "&")

@@ -35,7 +35,7 @@ extension SourceTree {
                 guard word == .let || word == .var, tokens[i + 1].kind == .identifier else { continue }
                 switch tokens[i - 1].kind {
                 case .leftBrace, .rightBrace, .semicolon: break
-                case .comma: continue  // `if a,\n let x = b`
+                case .comma: continue // `if a,\n let x = b`
                 default: guard tokens[i].flags.contains(.atStartOfLine) || tokens[i - 1].word.isDeclarationModifier else { continue }
                 }
                 names.append(i + 1)

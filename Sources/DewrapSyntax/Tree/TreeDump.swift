@@ -232,9 +232,11 @@ private struct TreePrinter {
         let scope = tree.scopes[id]
         var description = "\(scope.kind.rawValue) \(at(min(scope.span.lower, tree.tokens.count - 1)))"
         if !scope.names.isEmpty {
-            description += " names=[" + tree.scopeNames[scope.names].map { name in
-                (name.implicitName.map { "\($0)" } ?? text(name.token)) + "(" + name.kind.rawValue + ")"
-            }.joined(separator: ", ") + "]"
+            description +=
+                " names=["
+                + tree.scopeNames[scope.names].map { name in
+                    (name.implicitName.map { "\($0)" } ?? text(name.token)) + "(" + name.kind.rawValue + ")"
+                }.joined(separator: ", ") + "]"
         }
         line(depth, description)
         for child in tree.scopeChildren[scope.children] { self.scope(child, depth: depth + 1) }
