@@ -29,8 +29,8 @@ struct SendableOracle {
         /// Only extended here (`extension Color { … }`): a type of another module, asked about as one.
         case extended
     }
-    /// By index in `fileTypeNames`: whether a struct or enum of that name without global-actor isolation
-    /// is declared (calling its inits needs no actor). Kept beside the names: a set of its own cost four
+    /// By index in `fileTypeNames`: whether a struct, enum or class (without a superclass) of that name
+    /// without global-actor isolation is declared (calling its inits and reading its members needs no actor). Kept beside the names: a set of its own cost four
     /// allocations a file.
     private let actorFreeEntries: [Bool]
 
@@ -86,7 +86,8 @@ struct SendableOracle {
                 }
                 // A later declaration of the same name wins; any one without isolation makes the name actor-free.
                 let entry = names.insert(name)
-                let isActorFree = (kind == .struct || kind == .enum) && !isGlobalActorIsolated(types[index], context: context)
+                let isActorFree = (kind == .struct || kind == .enum || kind == .class && !Self.mayInheritIsolation(types[index], context: context))
+                    && !isGlobalActorIsolated(types[index], context: context)
                 if entry == fileTypes.count {
                     fileTypes.append(fileType)
                     actorFree.append(isActorFree)
@@ -101,7 +102,17 @@ struct SendableOracle {
         actorFreeEntries = actorFree
     }
 
-    /// Whether a same-file struct or enum without global-actor isolation is named `name` (its bytes).
+    /// Whether class `type` may have a superclass, whose global actor it would inherit: its first
+    /// inheritance entry is not one of the protocols a class commonly starts with.
+    private static func mayInheritIsolation(_ type: TypeDecl, context: SourceContext) -> Bool {
+        guard let first = type.inheritance.first else { return false }
+        if context.span(first, isSpelled: "@unchecked Sendable") { return false }
+        return !["ObservableObject", "Identifiable", "Hashable", "Equatable", "Sendable", "Codable", "Decodable", "Encodable",
+                 "CustomStringConvertible"].contains { context.span(first, isSpelled: $0) }
+    }
+
+    /// Whether a same-file struct, enum or class (one without a superclass) without global-actor
+    /// isolation is named `name` (its bytes).
     func isActorFreeType(named name: UnsafeBufferPointer<UInt8>) -> Bool {
         fileTypeNames.index(of: name).map { actorFreeEntries[$0] } ?? false
     }
