@@ -86,7 +86,8 @@ struct SendableOracle {
                 }
                 // A later declaration of the same name wins; any one without isolation makes the name actor-free.
                 let entry = names.insert(name)
-                let isActorFree = (kind == .struct || kind == .enum || kind == .class && !Self.mayInheritIsolation(types[index], context: context))
+                let isActorFree =
+                    (kind == .struct || kind == .enum || kind == .class && !Self.mayInheritIsolation(types[index], context: context))
                     && !isGlobalActorIsolated(types[index], context: context)
                 if entry == fileTypes.count {
                     fileTypes.append(fileType)
@@ -107,8 +108,10 @@ struct SendableOracle {
     private static func mayInheritIsolation(_ type: TypeDecl, context: SourceContext) -> Bool {
         guard let first = type.inheritance.first else { return false }
         if context.span(first, isSpelled: "@unchecked Sendable") { return false }
-        return !["ObservableObject", "Identifiable", "Hashable", "Equatable", "Sendable", "Codable", "Decodable", "Encodable",
-                 "CustomStringConvertible"].contains { context.span(first, isSpelled: $0) }
+        return ![
+            "ObservableObject", "Identifiable", "Hashable", "Equatable", "Sendable", "Codable", "Decodable", "Encodable",
+            "CustomStringConvertible",
+        ].contains { context.span(first, isSpelled: $0) }
     }
 
     /// Whether a same-file struct, enum or class (one without a superclass) without global-actor
