@@ -157,21 +157,24 @@ private struct ProgramBuilder {
                 calls.append("\(name)(\(arguments.joined(separator: ", ")))")
             }
             if reference == nil && parameters.count == 1 && !hasNote && dice.chance(15) {
-                reference = "let \(prefix)shownAsValue: (Int) -> String = \(name)"
+                // A local: a global of a function type is not concurrency-safe in Swift 6.
+                reference = "    let shownAsValue: (Int) -> String = \(name)\n    print(shownAsValue(4))\n"
             }
         }
         sections += declarations
         let caller = "\(prefix)callShown"
-        let function =
+        func function(withReference: Bool) -> String {
             "@MainActor func \(caller)() async {\n    print(\"-- wrapped parameters\")\n"
-            + calls.map { "    print(\($0))\n" }.joined() + "}"
+                + calls.map { "    print(\($0))\n" }.joined() + (withReference ? reference ?? "" : "") + "}"
+        }
         exercises.append("\(caller)()")
         guard dice.chance(50) else {
-            sections.append(function)
+            sections.append(function(withReference: false))
             return nil
         }
+        // The use as a value only in the second file: there it leaves the function as written.
         return "// The second file of program \(prefix.dropLast()): calls of the first file's functions.\n\n"
-            + function + "\n" + (reference.map { "\n" + $0 + "\n" } ?? "")
+            + function(withReference: true) + "\n"
     }
 
     // MARK: - Names
