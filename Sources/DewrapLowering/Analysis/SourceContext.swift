@@ -32,6 +32,8 @@ struct SourceContext {
     /// The declarations of the module's other files (`LoweringOptions.module`), when dewrap has them.
     var module: ModuleDeclarations? { moduleSources?.declarations }
     let moduleSources: ModuleSources?
+    /// The types of this file and the module whose `T(…)` is not a `T` for certain, made on first use.
+    var uncertainConstructions: UncertainConstructions { declarations.uncertainConstructions(of: self) }
     /// The file's typealiases (M-4 `@escaping` through one), made on first use.
     var typealiasIndex: TypealiasIndex { declarations.aliases(of: self) }
     /// The wrappers lowering knows: the catalog, `--wrapper-sources`, and those declared in this file.
@@ -410,6 +412,16 @@ final class LazyLineTable {
 final class LazyDeclarationIndex {
     private var made: DeclarationIndex?
     private var madeAliases: TypealiasIndex?
+
+    private var madeUncertain: UncertainConstructions?
+
+    func uncertainConstructions(of context: SourceContext) -> UncertainConstructions {
+        if let madeUncertain { return madeUncertain }
+        var names = uncertainConstructionNames(in: context.bytes)
+        if let module = context.moduleSources { names.formUnion(module.uncertainConstructions) }
+        madeUncertain = names
+        return names
+    }
 
     func aliases(of context: SourceContext) -> TypealiasIndex {
         if let madeAliases { return madeAliases }

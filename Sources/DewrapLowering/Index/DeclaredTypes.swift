@@ -35,9 +35,6 @@ final class DeclarationIndex {
     private(set) var types: [String: TypeKind?] = [:]
     /// Enum cases by enum name, then case name: whether the case has a payload.
     private(set) var cases: [String: [String: Bool]] = [:]
-    /// Types whose `T(…)` is not of type `T` for certain: generic ones (their arguments are inferred)
-    /// and those with an `init?` or `init!` (in their body or an extension of this file).
-    private(set) var typesNotConstructedCertainly: Set<String> = []
     /// Static members (`Type.name`) and globals (`""`), by owner then name; declared twice: nil.
     private(set) var values: [String: [String: Value?]] = [:]
     /// Instance properties of non-generic types (their body and extensions), by owner then name;
@@ -72,10 +69,8 @@ final class DeclarationIndex {
                     let simple = lastComponent(name)
                     types[simple] = types[simple] == nil ? .some(type.kind) : .some(nil)
                     if isPublic(type.prefix) { publicTypes.insert(simple) }
-                    if type.genericParameters != nil { typesNotConstructedCertainly.insert(simple) }
                 }
                 guard let body = type.body else { continue }
-                if declaresFailableInit(body.items, context: context) { typesNotConstructedCertainly.insert(lastComponent(name)) }
                 // A generic type's members have types in terms of its parameters: not read, its nested types' names only.
                 guard type.genericParameters == nil else {
                     visitTypeNames(body.items, context: context)
@@ -126,22 +121,6 @@ final class DeclarationIndex {
                 functions[key, default: [:]][text] = functions[key]?[text] == nil ? .some(entry) : .some(nil)
             default:
                 continue
-            }
-        }
-    }
-
-    /// Whether `items` (a type's body) declare an `init?` or `init!`, under `#if` too.
-    private func declaresFailableInit(_ items: [Item], context: SourceContext) -> Bool {
-        items.contains { item in
-            switch item {
-            case .function(let function) where function.kind == .initializer:
-                let next = function.keyword + 1
-                return next < context.tree.tokens.count && context.tree.tokens[function.keyword].end == context.tree.tokens[next].start
-                    && (context.token(next, isSpelled: "?") || context.token(next, isSpelled: "!"))
-            case .ifConfig(let ifConfig):
-                return ifConfig.clauses.contains { declaresFailableInit($0.items, context: context) }
-            default:
-                return false
             }
         }
     }

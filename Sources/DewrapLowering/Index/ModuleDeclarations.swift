@@ -35,6 +35,21 @@ public final class ModuleSources: Sendable {
         read().reduce(0) { $0 + wordOccurrences(of: Array(name.utf8), in: $1) }
     }
 
+    private let uncertain = Mutex<UncertainConstructions?>(nil)
+
+    /// The types of the module (and its dependencies) whose `T(…)` is not a `T` for certain
+    /// (`uncertainConstructionNames`): a byte scan of every file, made on first use, much cheaper
+    /// than the declarations, which a run that never names another file's declaration does not make.
+    var uncertainConstructions: UncertainConstructions {
+        uncertain.withLock { made in
+            if let made { return made }
+            var names = UncertainConstructions()
+            for source in read() + readDependencies() { names.formUnion(uncertainConstructionNames(in: source)) }
+            made = names
+            return names
+        }
+    }
+
     var declarations: ModuleDeclarations {
         made.withLock { made in
             if let made { return made }
@@ -63,8 +78,6 @@ public struct ModuleDeclarations: Sendable {
     var instanceValues: [String: [String: String?]] = [:]
     /// Static and global functions by owner, then name: the written return type.
     var functions: [String: [String: String?]] = [:]
-    /// Types whose `T(…)` is not of type `T` for certain (`DeclarationIndex.typesNotConstructedCertainly`).
-    var typesNotConstructedCertainly: Set<String> = []
     /// Members of `extension EnvironmentValues` (computed or `@Entry`) with their written type.
     var environmentValues: [String: String?] = [:]
     /// The type names `types` does not hold: typealiases, associated types, types nested in generic
@@ -106,7 +119,6 @@ public struct ModuleDeclarations: Sendable {
         for (owner, members) in other.instanceValues where !declared.contains(owner) { instanceValues[owner] = members }
         for (owner, members) in other.functions { functions[owner, default: [:]].merge(members) { own, _ in own } }
         otherTypeNames.formUnion(other.otherTypeNames)
-        typesNotConstructedCertainly.formUnion(other.typesNotConstructedCertainly.subtracting(declared))
         environmentValues.merge(other.environmentValues) { own, _ in own }
     }
 
@@ -139,7 +151,6 @@ public struct ModuleDeclarations: Sendable {
             }
         }
         otherTypeNames.formUnion(file.otherTypeNames)
-        typesNotConstructedCertainly.formUnion(file.typesNotConstructedCertainly)
         for member in environmentValuesMembers(in: context) {
             let name = context.text(member.name)
             let type = typeText(typeTokens(context.text(member.type)))

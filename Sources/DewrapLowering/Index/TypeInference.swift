@@ -115,14 +115,10 @@ extension SourceContext {
         let explicitArguments = token(typeEnd - 1, hasSuffix: ">")
         guard explicitArguments || !isGenericSDKType(typeText) else { return nil }
         guard !mayBeFailable(typeText, arguments: arguments) else { return nil }
-        if !explicitArguments || declarationIndex.types[typeText] != nil {
-            let simple = lastComponent(typeText)
-            if declarationIndex.typesNotConstructedCertainly.contains(simple)
-                || declarationIndex.types[simple] == nil && module?.typesNotConstructedCertainly.contains(simple) == true
-            {
-                return nil
-            }
-        }
+        // By bytes, this file's and the module's: a `T(…)` makes neither declaration index (a parse of every file).
+        let uncertain = uncertainConstructions
+        let simple = lastComponent(typeText)
+        if (!explicitArguments && uncertain.generic.contains(simple)) || uncertain.failable.contains(simple) { return nil }
         return typeText
     }
 

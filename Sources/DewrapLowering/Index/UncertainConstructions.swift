@@ -1,0 +1,94 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The names of the types that `bytes` may declare generic (`struct Box<T>`: `Box(…)` infers its
+/// arguments), and of those it may give an `init?` or `init!` (every type the file declares or
+/// extends before the last one counts: `T(…)` may be a `T?`): SPEC Corrections, Decision 5. A byte scan, not a parse, so that a run need not
+/// parse every file of its module to answer for `Model()`: the `<`, `?` and `!` bytes found with
+/// `memchr`, each looked at in place. A superset: comments and strings count too.
+func uncertainConstructionNames(in bytes: [UInt8]) -> UncertainConstructions {
+    var generic = Set<String>()
+    var names = Set<String>()
+    var lastFailable: Int?
+    bytes.withUnsafeBufferPointer { source in
+        guard let base = source.baseAddress else { return }
+        // `struct Name<`: the name before `<`, then the keyword before it.
+        var from = 0
+        while from < source.count, let hit = memchr(base + from, Int32(UInt8(ascii: "<")), source.count - from) {
+            let at = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+            from = at + 1
+            if let name = declaredName(endingAt: at, in: source) { generic.insert(name) }
+        }
+        // The last `init?` / `init!`: it belongs to a type declared or extended before it.
+        for mark in [UInt8(ascii: "?"), UInt8(ascii: "!")] {
+            from = 0
+            while from < source.count, let hit = memchr(base + from, Int32(mark), source.count - from) {
+                let at = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                from = at + 1
+                if at >= 4, source[at - 4] == UInt8(ascii: "i"), source[at - 3] == UInt8(ascii: "n"), source[at - 2] == UInt8(ascii: "i"),
+                    source[at - 1] == UInt8(ascii: "t"), at == 4 || !isNameByte(source[at - 5])
+                {
+                    lastFailable = max(lastFailable ?? 0, at)
+                }
+            }
+        }
+        guard let lastFailable else { return }
+        // Every type the file declares or extends before it: the name after each keyword.
+        var index = 0
+        while index < lastFailable {
+            guard isNameByte(source[index]), index == 0 || !isNameByte(source[index - 1]) else {
+                index += 1
+                continue
+            }
+            var end = index
+            while end < source.count && isNameByte(source[end]) { end += 1 }
+            if typeKeywords.contains(where: { $0.elementsEqual(source[index..<end]) }) {
+                var start = end
+                while start < source.count && (source[start] == 0x20 || source[start] == 0x09) { start += 1 }
+                var nameEnd = start
+                while nameEnd < source.count && (isNameByte(source[nameEnd]) || source[nameEnd] == UInt8(ascii: ".")) { nameEnd += 1 }
+                if nameEnd > start {
+                    let dotted = String(decoding: source[start..<nameEnd], as: UTF8.self)
+                    names.insert(String(dotted.split(separator: ".").last ?? ""))
+                }
+            }
+            index = end
+        }
+    }
+    return UncertainConstructions(generic: generic, failable: names)
+}
+
+/// Types whose `T(…)` is not a `T` for certain, by name.
+struct UncertainConstructions: Sendable {
+    var generic: Set<String> = []
+    var failable: Set<String> = []
+
+    mutating func formUnion(_ other: UncertainConstructions) {
+        generic.formUnion(other.generic)
+        failable.formUnion(other.failable)
+    }
+}
+
+private let typeKeywords: [[UInt8]] = ["struct", "class", "enum", "actor", "extension"].map { Array($0.utf8) }
+
+private func isNameByte(_ byte: UInt8) -> Bool { isASCIINameByte(byte) || byte >= 0x80 }
+
+/// The name in `keyword Name<` whose `<` is at `at`, if the bytes before it are that.
+private func declaredName(endingAt at: Int, in source: UnsafeBufferPointer<UInt8>) -> String? {
+    var nameStart = at
+    while nameStart > 0 && isNameByte(source[nameStart - 1]) { nameStart -= 1 }
+    guard nameStart < at else { return nil }
+    var keywordEnd = nameStart
+    while keywordEnd > 0 && (source[keywordEnd - 1] == 0x20 || source[keywordEnd - 1] == 0x09) { keywordEnd -= 1 }
+    guard keywordEnd < nameStart else { return nil }
+    var keywordStart = keywordEnd
+    while keywordStart > 0 && isNameByte(source[keywordStart - 1]) { keywordStart -= 1 }
+    let keyword = source[keywordStart..<keywordEnd]
+    guard typeKeywords.dropLast().contains(where: { $0.elementsEqual(keyword) }) else { return nil }
+    return String(decoding: source[nameStart..<at], as: UTF8.self)
+}
