@@ -164,7 +164,7 @@ private func keepOwner(of original: stat, on descriptor: Int32) {
     guard fstat(descriptor, &current) == 0 else { return }
     if current.st_uid == original.st_uid && current.st_gid == original.st_gid { return }
     if fchown(descriptor, original.st_uid, original.st_gid) != 0 && current.st_gid != original.st_gid {
-        _ = fchown(descriptor, uid_t.max, original.st_gid)  // -1: the owner unchanged
+        _ = fchown(descriptor, uid_t.max, original.st_gid) // -1: the owner unchanged
     }
 }
 
@@ -173,7 +173,7 @@ private func keepOwner(of original: stat, on descriptor: Int32) {
 /// given; nil when the folders are all there.
 func missingFolder(of path: String) -> String? {
     var components = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-    components.removeLast()  // the file itself
+    components.removeLast() // the file itself
     var prefix = path.hasPrefix("/") ? "/" : ""
     for component in components where !component.isEmpty {
         prefix += (prefix.isEmpty || prefix.hasSuffix("/") ? "" : "/") + component

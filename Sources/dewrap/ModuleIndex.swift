@@ -35,7 +35,7 @@ func moduleIndex(moduleSources: [String], wrapperSources: [String]) throws(FileE
     var text = "// dewrap module index, format 2, dewrap \(version): what lowering reads from these files\n"
     var shapes = try readWrapperSources(wrapperSources)
     var options = LoweringOptions()
-    var declaringInputs: Set<String>?  // no inputs here
+    var declaringInputs: Set<String>? // no inputs here
     options.module = readModule([], moduleSources: moduleSources, wrapperShapes: &shapes, declaringInputs: &declaringInputs)
     options.wrapperShapes = shapes
     for file in moduleSources {
@@ -47,7 +47,8 @@ func moduleIndex(moduleSources: [String], wrapperSources: [String]) throws(FileE
             entry.uses = (projections.unread ? dollarNames(in: source) : Set(projections.unresolved)).sorted()
         }
         func list(_ names: [String]) -> String { names.isEmpty ? "-" : names.joined(separator: ",") }
-        text += "// module \(hex(readDigest(source))) \(entry.declaresWrapper ? "wrapper" : "-") \(list(entry.wrapped)) "
+        text +=
+            "// module \(hex(readDigest(source))) \(entry.declaresWrapper ? "wrapper" : "-") \(list(entry.wrapped)) "
             + "\(list(entry.uses)) \(escaped(file))\n"
     }
     for file in wrapperSources {
@@ -154,7 +155,7 @@ func readDigest(_ source: [UInt8]) -> UInt64 {
         for byte in source[token.start..<token.end] {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
         }
-        hash = (hash ^ 0x20) &* 0x100_0000_01b3  // a separator: `a b` is not `ab`
+        hash = (hash ^ 0x20) &* 0x100_0000_01b3 // a separator: `a b` is not `ab`
     }
     var index = 0
     while index < tokens.count {
@@ -162,7 +163,8 @@ func readDigest(_ source: [UInt8]) -> UInt64 {
         add(token)
         index += 1
         guard token.kind == .keyword, isBodyOwner(token, previous: index >= 2 ? tokens[index - 2] : nil, in: source),
-              let open = bodyStart(after: index, tokens, source) else { continue }
+            let open = bodyStart(after: index, tokens, source)
+        else { continue }
         // The signature as it is; of the body, only its `$name`s.
         while index <= open {
             add(tokens[index])
@@ -206,7 +208,8 @@ private func bodyStart(after from: Int, _ tokens: [Token], _ source: [UInt8]) ->
         case .atSign where depth == 0 && token.flags.contains(.atStartOfLine): return nil
         case .keyword, .identifier:
             if depth == 0 && token.flags.contains(.atStartOfLine)
-                && declarationWords.contains(String(decoding: source[token.start..<token.end], as: UTF8.self)) {
+                && declarationWords.contains(String(decoding: source[token.start..<token.end], as: UTF8.self))
+            {
                 return nil
             }
         default: break

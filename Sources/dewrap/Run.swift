@@ -23,7 +23,8 @@ func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
     var moduleIndex: [String: ModuleIndexEntry]?
     do throws(FileError) {
         sourcesShapes = try readWrapperSources(invocation.wrapperSources)
-        moduleSources = invocation.action == .lower
+        moduleSources =
+            invocation.action == .lower
             ? try moduleSourceFiles(invocation.moduleSources, inputs: jobs.map(\.input)) : []
         if let path = invocation.moduleIndex, invocation.action == .lower {
             moduleIndex = try readModuleIndex(path, moduleSources: moduleSources)
@@ -33,13 +34,15 @@ func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
         return .failure
     }
     var declaringInputs: Set<String>?
-    let module = invocation.action == .lower && !invocation.fileByFile
-        ? readModule(jobs.map(\.input), moduleSources: moduleSources, dependencies: wrapperSourceFiles(invocation.wrapperSources),
-                     moduleIndex: moduleIndex, wrapperShapes: &sourcesShapes, declaringInputs: &declaringInputs)
+    let module =
+        invocation.action == .lower && !invocation.fileByFile
+        ? readModule(
+            jobs.map(\.input), moduleSources: moduleSources, dependencies: wrapperSourceFiles(invocation.wrapperSources),
+            moduleIndex: moduleIndex, wrapperShapes: &sourcesShapes, declaringInputs: &declaringInputs)
         : nil
     let declaring = declaringInputs
     let wrapperShapes = sourcesShapes
-    _ = fileCreationMask  // read before the workers start
+    _ = fileCreationMask // read before the workers start
     let failed = Atomic<Bool>(false)
     let changed = Atomic<Bool>(false)
     let reports = OrderedReports(jobs: jobs.count) { report in
@@ -82,7 +85,8 @@ func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
         concurrentForEach(jobs.count, threads: threads) { index in
             let job = jobs[index]
             guard job.input != "-", declaring?.contains(job.input) ?? true, let source = try? readInput(job.input),
-                  declaring != nil || mayDeclareWrappedParameter(source), notSwiftSource(source) == nil else { return }
+                declaring != nil || mayDeclareWrappedParameter(source), notSwiftSource(source) == nil
+            else { return }
             let result = lower(source, fileName: job.displayName, options: options(for: job, calls: ModuleCalls()))
             early.withLock { $0[index] = LoweredFile(source: source, result: result) }
         }
@@ -94,8 +98,10 @@ func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
         }
         let calls = functions.calls
         let firstPass = Mutex<(waiting: [LoweredFile?], projections: [LoweringResult.Projections?], done: [Bool])>(
-            (Array(repeating: nil, count: jobs.count), Array(repeating: nil, count: jobs.count),
-             Array(repeating: false, count: jobs.count)))
+            (
+                Array(repeating: nil, count: jobs.count), Array(repeating: nil, count: jobs.count),
+                Array(repeating: false, count: jobs.count)
+            ))
         let earlyResults = functions.held
         concurrentForEach(jobs.count, threads: threads) { index in
             let job = jobs[index]
@@ -108,11 +114,16 @@ func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
             }
             let projections = lowered.result.projections
             if projections.unresolved.isEmpty && !projections.unread && earlyResults[index] == nil
-                && projections.functions.isEmpty && projections.called.isEmpty && projections.unmatched.isEmpty {
+                && projections.functions.isEmpty && projections.called.isEmpty && projections.unmatched.isEmpty
+            {
                 report(index, perform(job, invocation: invocation, options: options(for: job, calls: calls), lowered: lowered))
-                firstPass.withLock { $0.projections[index] = projections; $0.done[index] = true }
+                firstPass.withLock {
+                    $0.projections[index] = projections; $0.done[index] = true
+                }
             } else {
-                firstPass.withLock { $0.projections[index] = projections; $0.waiting[index] = lowered }
+                firstPass.withLock {
+                    $0.projections[index] = projections; $0.waiting[index] = lowered
+                }
             }
         }
         var first = firstPass.withLock { $0 }
@@ -142,8 +153,9 @@ func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
         waiting = first.waiting
         done = first.done
         // The module sources keep their wrapped properties: their names count as left as written.
-        moduleUses = moduleSourceUses(moduleSources, moduleIndex: moduleIndex, run: first.projections, runPaths: jobs.map(\.displayName),
-                                      options: options(for: nil, calls: finalCalls))
+        moduleUses = moduleSourceUses(
+            moduleSources, moduleIndex: moduleIndex, run: first.projections, runPaths: jobs.map(\.displayName),
+            options: options(for: nil, calls: finalCalls))
         let (projections, relower) = moduleUses.acrossFiles(first.projections)
         for index in jobs.indices where relower[index] {
             relowered[index] = projections
@@ -157,16 +169,19 @@ func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
     concurrentForEach(jobs.count, threads: threads) { index in
         guard !finished[index] else { return }
         let job = jobs[index]
-        report(index, perform(
-            job, invocation: invocation, options: options(for: job, projections: projectionsByJob[index] ?? [], calls: moduleCalls),
-            lowered: lowered[index]))
+        report(
+            index,
+            perform(
+                job, invocation: invocation, options: options(for: job, projections: projectionsByJob[index] ?? [], calls: moduleCalls),
+                lowered: lowered[index]))
     }
     for note in moduleUses.notes {
         writeStandardError(formatDiagnostics(note.diagnostics, source: note.source, path: note.path, verbosity: invocation.verbosity))
     }
     if failed.load(ordering: .relaxed) { return .failure }
     if case .comparison(let comparison) = invocation.destination, comparison.failsOnChange,
-       changed.load(ordering: .relaxed) {
+        changed.load(ordering: .relaxed)
+    {
         return .failure
     }
     return .success
@@ -189,7 +204,6 @@ private struct Outcome {
         Outcome(succeeded: false, diagnostics: diagnostics + "dewrap: error: \(error.message)\n")
     }
 }
-
 
 /// One job: read, lower (or dump), write (or compare); `lowered` when that was done already.
 private func perform(_ job: Job, invocation: Invocation, options: LoweringOptions, lowered done: LoweredFile? = nil) -> Outcome {
@@ -219,8 +233,9 @@ private func perform(_ job: Job, invocation: Invocation, options: LoweringOption
         // A report: written even when the parser found errors.
         let tree = Parser.parse(source)
         let warnings = tree.lexerDiagnostics.map { Diagnostic(.warning, at: $0.offset, $0.message) }
-        let report = formatDiagnostics(warnings + tree.diagnostics, source: source, path: job.displayName,
-                                       verbosity: invocation.verbosity)
+        let report = formatDiagnostics(
+            warnings + tree.diagnostics, source: source, path: job.displayName,
+            verbosity: invocation.verbosity)
         do throws(FileError) {
             try write(Array(tree.dump(source: source).utf8), for: job, source: source)
         } catch {
@@ -244,7 +259,8 @@ private func finish(_ job: Job, invocation: Invocation, source: [UInt8], result:
 
     if case .comparison(let comparison) = job.output {
         guard result != source else { return Outcome(succeeded: true, diagnostics: report) }
-        let output = comparison.printsDiff
+        let output =
+            comparison.printsDiff
             ? unifiedDiff(source, result, oldName: job.displayName, newName: job.displayName)
             : Array("\(job.displayName)\n".utf8)
         return Outcome(succeeded: true, changed: true, diagnostics: report, output: output)
