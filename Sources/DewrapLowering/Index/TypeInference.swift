@@ -118,7 +118,10 @@ extension SourceContext {
         // By bytes, this file's and the module's: a `T(…)` makes neither declaration index (a parse of every file).
         let uncertain = uncertainConstructions
         let simple = lastComponent(typeText)
-        if (!explicitArguments && uncertain.generic.contains(simple)) || uncertain.failable.contains(simple) { return nil }
+        let label =
+            arguments.isEmpty
+            ? "" : arguments.upper - arguments.lower >= 2 && tokens[arguments.lower + 1].kind == .colon ? text(arguments.lower) : "_"
+        if (!explicitArguments && uncertain.generic.contains(simple)) || uncertain.mayBeFailable(simple, label: label) { return nil }
         return typeText
     }
 

@@ -7,14 +7,13 @@ import Darwin
 #endif
 
 /// The names of the types that `bytes` may declare generic (`struct Box<T>`: `Box(…)` infers its
-/// arguments), and of those it may give an `init?` or `init!` (every type the file declares or
-/// extends before the last one counts: `T(…)` may be a `T?`): SPEC Corrections, Decision 5. A byte scan, not a parse, so that a run need not
-/// parse every file of its module to answer for `Model()`: the `<`, `?` and `!` bytes found with
-/// `memchr`, each looked at in place. A superset: comments and strings count too.
+/// arguments), and the first argument labels of the `init?` and `init!` it may give a type (each
+/// counts for every type the file declares or extends before it: `T(label: …)` may be a `T?`):
+/// SPEC Corrections, Decision 5. A byte scan, not a parse, so that a run need not parse every
+/// file of its module to answer for `Model()`: the `<`, `?` and `!` bytes found with `memchr`,
+/// each looked at in place. A superset: comments and strings count too.
 func uncertainConstructionNames(in bytes: [UInt8]) -> UncertainConstructions {
-    var generic = Set<String>()
-    var names = Set<String>()
-    var lastFailable: Int?
+    var result = UncertainConstructions()
     bytes.withUnsafeBufferPointer { source in
         guard let base = source.baseAddress else { return }
         // `struct Name<`: the name before `<`, then the keyword before it.
@@ -22,9 +21,10 @@ func uncertainConstructionNames(in bytes: [UInt8]) -> UncertainConstructions {
         while from < source.count, let hit = memchr(base + from, Int32(UInt8(ascii: "<")), source.count - from) {
             let at = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
             from = at + 1
-            if let name = declaredName(endingAt: at, in: source) { generic.insert(name) }
+            if let name = declaredName(endingAt: at, in: source) { result.generic.insert(name) }
         }
-        // The last `init?` / `init!`: it belongs to a type declared or extended before it.
+        // Each `init?` / `init!` with the label of its first parameter (`_`, or `` for none).
+        var failable: [(offset: Int, label: String)] = []
         for mark in [UInt8(ascii: "?"), UInt8(ascii: "!")] {
             from = 0
             while from < source.count, let hit = memchr(base + from, Int32(mark), source.count - from) {
@@ -33,14 +33,14 @@ func uncertainConstructionNames(in bytes: [UInt8]) -> UncertainConstructions {
                 if at >= 4, source[at - 4] == UInt8(ascii: "i"), source[at - 3] == UInt8(ascii: "n"), source[at - 2] == UInt8(ascii: "i"),
                     source[at - 1] == UInt8(ascii: "t"), at == 4 || !isNameByte(source[at - 5])
                 {
-                    lastFailable = max(lastFailable ?? 0, at)
+                    failable.append((at, firstLabel(after: at + 1, in: source)))
                 }
             }
         }
-        guard let lastFailable else { return }
-        // Every type the file declares or extends before it: the name after each keyword.
+        guard let last = failable.map(\.offset).max() else { return }
+        // Every type the file declares or extends before each: the name after each keyword.
         var index = 0
-        while index < lastFailable {
+        while index < last {
             guard isNameByte(source[index]), index == 0 || !isNameByte(source[index - 1]) else {
                 index += 1
                 continue
@@ -54,23 +54,49 @@ func uncertainConstructionNames(in bytes: [UInt8]) -> UncertainConstructions {
                 while nameEnd < source.count && (isNameByte(source[nameEnd]) || source[nameEnd] == UInt8(ascii: ".")) { nameEnd += 1 }
                 if nameEnd > start {
                     let dotted = String(decoding: source[start..<nameEnd], as: UTF8.self)
-                    names.insert(String(dotted.split(separator: ".").last ?? ""))
+                    let name = String(dotted.split(separator: ".").last ?? "")
+                    for entry in failable where entry.offset > index { result.failable[name, default: []].insert(entry.label) }
                 }
             }
             index = end
         }
     }
-    return UncertainConstructions(generic: generic, failable: names)
+    return result
+}
+
+/// The label of the first parameter of the init whose `(` follows `start` (after any generic
+/// parameters): its first name, `_`, or `` when it has none; `*` when the bytes are not that shape.
+private func firstLabel(after start: Int, in source: UnsafeBufferPointer<UInt8>) -> String {
+    var index = start
+    if index < source.count && source[index] == UInt8(ascii: "<") {
+        while index < source.count && source[index] != UInt8(ascii: ">") { index += 1 }
+        index += 1
+    }
+    guard index < source.count, source[index] == UInt8(ascii: "(") else { return "*" }
+    index += 1
+    while index < source.count && [0x20, 0x09, 0x0A, 0x0D].contains(source[index]) { index += 1 }
+    if index < source.count && source[index] == UInt8(ascii: ")") { return "" }
+    let start = index
+    while index < source.count && isNameByte(source[index]) { index += 1 }
+    return index > start ? String(decoding: source[start..<index], as: UTF8.self) : "*"
 }
 
 /// Types whose `T(…)` is not a `T` for certain, by name.
 struct UncertainConstructions: Sendable {
     var generic: Set<String> = []
-    var failable: Set<String> = []
+    /// The first labels of a type's failable inits (`*`: any).
+    var failable: [String: Set<String>] = [:]
 
     mutating func formUnion(_ other: UncertainConstructions) {
         generic.formUnion(other.generic)
-        failable.formUnion(other.failable)
+        failable.merge(other.failable) { $0.union($1) }
+    }
+
+    /// Whether `type(…)`, whose first argument has `label` (`_` for none, `` for no argument), may
+    /// call a failable init of `type`.
+    func mayBeFailable(_ type: String, label: String) -> Bool {
+        guard let labels = failable[type] else { return false }
+        return labels.contains("*") || labels.contains(label)
     }
 }
 
