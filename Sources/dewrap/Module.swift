@@ -30,6 +30,17 @@ func readModule(
     guard paths.count > 1 || !moduleSources.isEmpty || !dependencies.isEmpty else { return nil }
     let inputCount = paths.count - moduleSources.count
     var declaring: Set<String>? = []
+    // With an index, what `T(…)` needs of every file without reading the module sources: theirs from the
+    // index, the inputs' and the dependencies' by their bytes.
+    var constructions: UncertainConstructions?
+    if let moduleIndex {
+        var known = UncertainConstructions()
+        for source in moduleSources { known.formUnion(moduleIndex[source]?.constructions ?? UncertainConstructions()) }
+        for dependency in dependencies {
+            if let source = try? readInput(dependency) { known.formUnion(uncertainConstructionNames(in: source)) }
+        }
+        constructions = known
+    }
     for (position, path) in paths.enumerated() {
         guard moduleIndex?[path].map(\.declaresWrapper) ?? true else {
             if position < inputCount { declaring = nil }
@@ -39,11 +50,13 @@ func readModule(
         guard let source = try? readInput(path) else { continue }
         wrapperShapes.merge(WrapperShapes(readingModule: [source]))
         if position < inputCount && mayDeclareWrappedParameter(source) { declaring?.insert(path) }
+        if position < inputCount { constructions?.formUnion(uncertainConstructionNames(in: source)) }
     }
     declaringInputs = declaring
     return ModuleSources(
         reading: { paths.compactMap { try? readInput($0) } },
-        dependencies: { dependencies.compactMap { try? readInput($0) } })
+        dependencies: { dependencies.compactMap { try? readInput($0) } },
+        uncertainConstructions: constructions)
 }
 
 /// The `.swift` files the `--module-sources` paths name (a folder is searched as a folder input

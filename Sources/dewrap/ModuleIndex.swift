@@ -17,11 +17,14 @@ struct ModuleIndexEntry: Equatable {
     /// The `$name`s it uses that are not its own properties' or locals' (a file lowering does not
     /// read: every `$name` it spells).
     var uses: [String] = []
+    /// Its types whose `T(…)` is not a `T` for certain (`uncertainConstructionNames`).
+    var constructions = UncertainConstructions()
 }
 
 /// The index's text: a header, then a line per file. For a module source, `module`, the digest of
 /// what lowering reads from it (`readDigest`) in hexadecimal, `wrapper` or `-` (`declaresWrapper`),
-/// its wrapped names and its uses (comma-separated, `-` for none), and its path; for a wrapper
+/// its wrapped names and its uses (comma-separated, `-` for none), its uncertain constructions
+/// (`UncertainConstructions.encoded`), and its path; for a wrapper
 /// source, `wrapper`, the digest and the path. Adding, removing or renaming a file changes it too.
 /// Every line is a Swift comment: SwiftPM compiles a build command's `.swift` outputs and makes any
 /// other output a resource of the target (a resource bundle and its accessor), so the build plugin
@@ -32,7 +35,7 @@ struct ModuleIndexEntry: Equatable {
 /// function bodies and their `$name`s, which the digests cover, so an index written again with the
 /// same digests is the same.
 func moduleIndex(moduleSources: [String], wrapperSources: [String]) throws(FileError) -> [UInt8] {
-    var text = "// dewrap module index, format 2, dewrap \(version): what lowering reads from these files\n"
+    var text = "// dewrap module index, format 3, dewrap \(version): what lowering reads from these files\n"
     var shapes = try readWrapperSources(wrapperSources)
     var options = LoweringOptions()
     var declaringInputs: Set<String>? // no inputs here
@@ -41,6 +44,7 @@ func moduleIndex(moduleSources: [String], wrapperSources: [String]) throws(FileE
     for file in moduleSources {
         let source = try readInput(file)
         var entry = ModuleIndexEntry(declaresWrapper: bytes(source, contain: "@propertyWrapper"))
+        entry.constructions = uncertainConstructionNames(in: source)
         if notSwiftSource(source) == nil {
             let projections = lower(source, fileName: file, options: options).projections
             entry.wrapped = Set(projections.lowered + projections.left).sorted()
@@ -49,7 +53,7 @@ func moduleIndex(moduleSources: [String], wrapperSources: [String]) throws(FileE
         func list(_ names: [String]) -> String { names.isEmpty ? "-" : names.joined(separator: ",") }
         text +=
             "// module \(hex(readDigest(source))) \(entry.declaresWrapper ? "wrapper" : "-") \(list(entry.wrapped)) "
-            + "\(list(entry.uses)) \(escaped(file))\n"
+            + "\(list(entry.uses)) \(entry.constructions.encoded) \(escaped(file))\n"
     }
     for file in wrapperSources {
         text += "// wrapper \(hex(readDigest(try readInput(file)))) \(escaped(file))\n"
@@ -71,8 +75,8 @@ func writeModuleIndex(_ path: String, moduleSources: [String], wrapperSources: [
 func readModuleIndex(_ path: String, moduleSources: [String]) throws(FileError) -> [String: ModuleIndexEntry] {
     // On the bytes: Strings split by Characters cost a build step's lowering more than its file.
     let bytes = try readInput(path)
-    let stale = FileError(message: "'\(path)' is not a module index of these module sources (format 2); write it again with '--write-module-index'")
-    let header = Array("// dewrap module index, format 2,".utf8)
+    let stale = FileError(message: "'\(path)' is not a module index of these module sources (format 3); write it again with '--write-module-index'")
+    let header = Array("// dewrap module index, format 3,".utf8)
     guard bytes.starts(with: header) else { throw stale }
     let module = Array("// module ".utf8)
     var entries: [String: ModuleIndexEntry] = [:]
@@ -83,23 +87,24 @@ func readModuleIndex(_ path: String, moduleSources: [String]) throws(FileError) 
         while lineEnd < bytes.count && bytes[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
         defer { lineStart = lineEnd + 1 }
         guard bytes[lineStart..<lineEnd].starts(with: module) else { continue }
-        // Five fields after `// module `, separated by one space each; the path is the rest.
+        // Six fields after `// module `, separated by one space each; the path is the rest.
         var fields: [ArraySlice<UInt8>] = []
         var fieldStart = lineStart + module.count
         var index = fieldStart
-        while fields.count < 4 && index < lineEnd {
+        while fields.count < 5 && index < lineEnd {
             if bytes[index] == UInt8(ascii: " ") {
                 fields.append(bytes[fieldStart..<index])
                 fieldStart = index + 1
             }
             index += 1
         }
-        guard fields.count == 4, fieldStart < lineEnd else { throw stale }
+        guard fields.count == 5, fieldStart < lineEnd, let constructions = UncertainConstructions(encoded: fields[4]) else { throw stale }
         func list(_ field: ArraySlice<UInt8>) -> [String] {
             field.elementsEqual("-".utf8) ? [] : field.split(separator: UInt8(ascii: ",")).map { String(decoding: $0, as: UTF8.self) }
         }
         entries[unescaped(bytes[fieldStart..<lineEnd])] = ModuleIndexEntry(
-            declaresWrapper: fields[1].elementsEqual("wrapper".utf8), wrapped: list(fields[2]), uses: list(fields[3]))
+            declaresWrapper: fields[1].elementsEqual("wrapper".utf8), wrapped: list(fields[2]), uses: list(fields[3]),
+            constructions: constructions)
     }
     guard entries.count == moduleSources.count, moduleSources.allSatisfy({ entries[$0] != nil }) else { throw stale }
     return entries

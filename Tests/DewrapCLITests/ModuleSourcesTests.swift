@@ -183,10 +183,31 @@ import Testing
         #expect(other.status == 1)
         #expect(
             other.stderr
-                == "dewrap: error: 'index.swift' is not a module index of these module sources (format 2); write it again with '--write-module-index'\n"
+                == "dewrap: error: 'index.swift' is not a module index of these module sources (format 3); write it again with '--write-module-index'\n"
         )
         let alone = try runDewrap(["--module-index", "index.swift", "View.swift"], in: folder)
         #expect(alone.status == 64)
+    }
+
+    /// What `T(…)` needs of the module sources (a generic type, a failable init) comes from the index
+    /// as from the files themselves: `Tag(raw:)` may be nil, `Tag(named:)` is a `Tag`.
+    @Test func anIndexKnowsWhichConstructionsAreUncertain() throws {
+        let folder = try makeScratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("Plain"), withIntermediateDirectories: true)
+        try write(
+            "struct Tag {\n    var raw: String\n    init(named: String) { raw = named }\n    init?(raw: String) { nil }\n}\n",
+            to: folder.appendingPathComponent("Plain/Tag.swift"))
+        try write(
+            "import SwiftUI\nstruct Tags: View {\n    @State private var maybe = Tag(raw: \"x\")\n    @State private var named = Tag(named: \"y\")\n"
+                + "    var body: some View { Text(named.raw) }\n}\n",
+            to: folder.appendingPathComponent("View.swift"))
+        #expect(try runDewrap(["--write-module-index", "index.swift", "--module-sources", "Plain"], in: folder).status == 0)
+        let plain = try runDewrap(["--module-sources", "Plain", "View.swift"], in: folder)
+        let indexed = try runDewrap(["--module-sources", "Plain", "--module-index", "index.swift", "View.swift"], in: folder)
+        #expect(plain.stderr == "View.swift:3:24: warning: cannot lower 'maybe': its type cannot be read from the source; add a type annotation\n")
+        #expect(indexed.stderr == plain.stderr && indexed.stdout == plain.stdout)
+        #expect(indexed.stdoutText.contains("private var _named: State<Tag>"))
     }
 
     @Test func aMissingModuleSourceIsAnError() throws {

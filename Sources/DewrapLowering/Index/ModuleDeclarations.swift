@@ -21,10 +21,18 @@ public final class ModuleSources: Sendable {
 
     /// `read` gives the files' bytes when they are first needed (lowering does no I/O: the caller's
     /// closure does, so that a run need not keep every file in memory for a question never asked).
-    public init(reading read: @escaping @Sendable () -> [[UInt8]], dependencies: @escaping @Sendable () -> [[UInt8]] = { [] }) {
+    /// `uncertainConstructions`: what `uncertainConstructionNames` gives for all the files (a module
+    /// index has it), so that no file is read for it.
+    public init(
+        reading read: @escaping @Sendable () -> [[UInt8]], dependencies: @escaping @Sendable () -> [[UInt8]] = { [] },
+        uncertainConstructions: UncertainConstructions? = nil
+    ) {
         self.read = read
         self.readDependencies = dependencies
+        self.knownUncertainConstructions = uncertainConstructions
     }
+
+    private let knownUncertainConstructions: UncertainConstructions?
 
     /// Other modules' files (`--wrapper-sources`): their public declarations, read with the module's.
     private let readDependencies: @Sendable () -> [[UInt8]]
@@ -43,6 +51,10 @@ public final class ModuleSources: Sendable {
     var uncertainConstructions: UncertainConstructions {
         uncertain.withLock { made in
             if let made { return made }
+            if let known = knownUncertainConstructions {
+                made = known
+                return known
+            }
             var names = UncertainConstructions()
             for source in read() + readDependencies() { names.formUnion(uncertainConstructionNames(in: source)) }
             made = names

@@ -12,7 +12,7 @@ import Darwin
 /// SPEC Corrections, Decision 5. A byte scan, not a parse, so that a run need not parse every
 /// file of its module to answer for `Model()`: the `<`, `?` and `!` bytes found with `memchr`,
 /// each looked at in place. A superset: comments and strings count too.
-func uncertainConstructionNames(in bytes: [UInt8]) -> UncertainConstructions {
+public func uncertainConstructionNames(in bytes: [UInt8]) -> UncertainConstructions {
     var result = UncertainConstructions()
     bytes.withUnsafeBufferPointer { source in
         guard let base = source.baseAddress else { return }
@@ -82,12 +82,14 @@ private func firstLabel(after start: Int, in source: UnsafeBufferPointer<UInt8>)
 }
 
 /// Types whose `T(…)` is not a `T` for certain, by name.
-struct UncertainConstructions: Sendable {
+public struct UncertainConstructions: Sendable, Equatable {
     var generic: Set<String> = []
     /// The first labels of a type's failable inits (`*`: any).
     var failable: [String: Set<String>] = [:]
 
-    mutating func formUnion(_ other: UncertainConstructions) {
+    public init() {}
+
+    public mutating func formUnion(_ other: UncertainConstructions) {
         generic.formUnion(other.generic)
         failable.merge(other.failable) { $0.union($1) }
     }
@@ -117,4 +119,35 @@ private func declaredName(endingAt at: Int, in source: UnsafeBufferPointer<UInt8
     let keyword = source[keywordStart..<keywordEnd]
     guard typeKeywords.dropLast().contains(where: { $0.elementsEqual(keyword) }) else { return nil }
     return String(decoding: source[nameStart..<at], as: UTF8.self)
+}
+
+extension UncertainConstructions {
+    /// One word for the module index (`--write-module-index`): generic names joined by `+`, `/`,
+    /// then `Type:label+label` entries joined by `,` (`()` for no argument); `-` for an empty part.
+    public var encoded: String {
+        let generic = self.generic.isEmpty ? "-" : self.generic.sorted().joined(separator: "+")
+        let failable =
+            self.failable.isEmpty
+            ? "-"
+            : self.failable.keys.sorted().map { type in
+                type + ":" + self.failable[type]!.sorted().map { $0.isEmpty ? "()" : $0 }.joined(separator: "+")
+            }.joined(separator: ",")
+        return generic + "/" + failable
+    }
+
+    /// Reads `encoded`; nil when it is not that shape.
+    public init?(encoded: some Sequence<UInt8>) {
+        let text = String(decoding: Array(encoded), as: UTF8.self)
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return nil }
+        self.init()
+        if parts[0] != "-" { generic = Set(parts[0].split(separator: "+").map(String.init)) }
+        if parts[1] != "-" {
+            for entry in parts[1].split(separator: ",") {
+                let pieces = entry.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+                guard pieces.count == 2 else { return nil }
+                failable[String(pieces[0])] = Set(pieces[1].split(separator: "+").map { $0 == "()" ? "" : String($0) })
+            }
+        }
+    }
 }
