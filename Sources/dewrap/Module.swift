@@ -56,7 +56,10 @@ func readModule(
     return ModuleSources(
         reading: { paths.compactMap { try? readInput($0) } },
         dependencies: { dependencies.compactMap { try? readInput($0) } },
-        uncertainConstructions: constructions)
+        uncertainConstructions: constructions,
+        visiting: { body in
+            for path in paths { if let source = try? readInput(path) { body(source) } }
+        })
 }
 
 /// The `.swift` files the `--module-sources` paths name (a folder is searched as a folder input

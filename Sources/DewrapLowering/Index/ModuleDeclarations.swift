@@ -23,14 +23,20 @@ public final class ModuleSources: Sendable {
     /// closure does, so that a run need not keep every file in memory for a question never asked).
     /// `uncertainConstructions`: what `uncertainConstructionNames` gives for all the files (a module
     /// index has it), so that no file is read for it.
+    /// `visit`, when given, calls its argument with each file's bytes in turn, so that a byte scan of
+    /// the module (`wordCount`, `uncertainConstructions`) holds one file at a time.
     public init(
         reading read: @escaping @Sendable () -> [[UInt8]], dependencies: @escaping @Sendable () -> [[UInt8]] = { [] },
-        uncertainConstructions: UncertainConstructions? = nil
+        uncertainConstructions: UncertainConstructions? = nil,
+        visiting visit: (@Sendable (([UInt8]) -> Void) -> Void)? = nil
     ) {
         self.read = read
         self.readDependencies = dependencies
         self.knownUncertainConstructions = uncertainConstructions
+        self.visit = visit ?? { body in read().forEach(body) }
     }
+
+    private let visit: @Sendable (([UInt8]) -> Void) -> Void
 
     private let knownUncertainConstructions: UncertainConstructions?
 
@@ -40,7 +46,9 @@ public final class ModuleSources: Sendable {
     /// How many times the files of the module spell `name` as a whole word (rarely asked: for a
     /// function with wrapped parameters, whose calls in other files would need rewriting).
     func wordCount(_ name: String) -> Int {
-        read().reduce(0) { $0 + wordOccurrences(of: Array(name.utf8), in: $1) }
+        var count = 0
+        visit { count += wordOccurrences(of: Array(name.utf8), in: $0) }
+        return count
     }
 
     private let uncertain = Mutex<UncertainConstructions?>(nil)
@@ -56,7 +64,8 @@ public final class ModuleSources: Sendable {
                 return known
             }
             var names = UncertainConstructions()
-            for source in read() + readDependencies() { names.formUnion(uncertainConstructionNames(in: source)) }
+            visit { names.formUnion(uncertainConstructionNames(in: $0)) }
+            for source in readDependencies() { names.formUnion(uncertainConstructionNames(in: source)) }
             made = names
             return names
         }
