@@ -60,7 +60,7 @@ private func isInsideToken(_ offset: Int, _ tokens: [Token]) -> Bool {
 }
 
 /// The end of the comment starting at `start` (`//` to the end of its line, `/* … */` nested).
-private func commentEnd(from start: Int, in source: UnsafeBufferPointer<UInt8>) -> Int {
+func commentEnd(from start: Int, in source: UnsafeBufferPointer<UInt8>) -> Int {
     var index = start + 2
     if source[start + 1] == UInt8(ascii: "/") {
         while index < source.count && source[index] != UInt8(ascii: "\n") && source[index] != UInt8(ascii: "\r") { index += 1 }

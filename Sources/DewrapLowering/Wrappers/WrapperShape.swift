@@ -796,23 +796,8 @@ func typeTokens(_ text: String) -> [String] {
                 continue
             }
             // A comment in a type annotation is no part of the type (`[String /* names */]`).
-            if b == UInt8(ascii: "/") && i + 1 < bytes.count && bytes[i + 1] == UInt8(ascii: "/") {
-                while i < bytes.count && bytes[i] != UInt8(ascii: "\n") && bytes[i] != UInt8(ascii: "\r") { i += 1 }
-                continue
-            }
-            if b == UInt8(ascii: "/") && i + 1 < bytes.count && bytes[i + 1] == UInt8(ascii: "*") {
-                var depth = 0
-                repeat {
-                    if bytes[i] == UInt8(ascii: "/") && i + 1 < bytes.count && bytes[i + 1] == UInt8(ascii: "*") {
-                        depth += 1
-                        i += 2
-                    } else if bytes[i] == UInt8(ascii: "*") && i + 1 < bytes.count && bytes[i + 1] == UInt8(ascii: "/") {
-                        depth -= 1
-                        i += 2
-                    } else {
-                        i += 1
-                    }
-                } while i < bytes.count && depth > 0
+            if b == UInt8(ascii: "/") && i + 1 < bytes.count && (bytes[i + 1] == UInt8(ascii: "/") || bytes[i + 1] == UInt8(ascii: "*")) {
+                i = commentEnd(from: i, in: bytes)
                 continue
             }
             if b == UInt8(ascii: "-") && i + 1 < bytes.count && bytes[i + 1] == UInt8(ascii: ">") {
