@@ -18,7 +18,9 @@ let package = Package(
         // The pure `lower` function: bytes in, bytes and diagnostics out.
         .target(name: "DewrapLowering", dependencies: ["DewrapSyntax"]),
         // The command-line shell: arguments, file I/O, exit codes.
-        .executableTarget(name: "dewrap", dependencies: ["DewrapSyntax", "DewrapLowering"]),
+        .executableTarget(name: "dewrap", dependencies: ["DewrapSyntax", "DewrapLowering", "DewrapSystem"]),
+        // C for the system calls Swift's Glibc module does not declare (syncfs, for --in-place).
+        .target(name: "DewrapSystem"),
         // Build-tool plugin: lowers a target's `*.swift.dewrap` files during `swift build`.
         .plugin(name: "DewrapPlugin", capability: .buildTool(), dependencies: ["dewrap"], path: "Sources/DewrapPlugin"),
         // Command plugin: `swift package dewrap [--target T…] [--in-place | --output DIR]`.

@@ -170,7 +170,7 @@ func realWorld(_ settings: RealWorldSettings) throws -> Bool {
     if settings.inPlaceTiming {
         print("")
         print("in-place timing: one core (taskset -c 0 where available), user + system seconds, median of \(settings.runs):")
-        print("`dewrap -j 1 -i COPY` (each changed file flushed to disk before its rename) against `swiftc -frontend -parse` of the")
+        print("`dewrap -j 1 -i COPY` (the changed files flushed to disk together before their renames) against `swiftc -frontend -parse` of the")
         print("same files; MB/s of user + system; ratio = swiftc / dewrap, user + system")
         printTable(
             ["repository", "files", "MB", "dewrap user s", "sys s", "MB/s", "swiftc user s", "sys s", "MB/s", "ratio"],

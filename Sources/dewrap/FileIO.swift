@@ -101,14 +101,44 @@ func writeStandardError(_ text: String) {
 
 /// Replaces `path` with `bytes` so that readers see the old file or the new
 /// one, never a part: a temporary file in the same folder, then renamed over
-/// it. With `durable` the temporary file is flushed to disk first, so that
-/// not even a power cut can leave a half-written source behind (`--in-place`
-/// replaces the user's own files); outputs of `-o` skip that cost, as a
-/// compiler's outputs do. An existing file keeps its permissions, and its
-/// owner and group where the process may give them (as root, or a group the
-/// user is in); a symbolic link keeps pointing where it did and its target is
-/// replaced. A missing folder is an error that names it.
-func writeAtomically(_ bytes: [UInt8], to path: String, durable: Bool) throws(FileError) {
+/// it. Not flushed to disk first: outputs of `-o` skip that cost, as a
+/// compiler's outputs do (`--in-place`, which replaces the user's own files,
+/// goes through `StagedWrites`). A missing folder is an error that names it.
+func writeAtomically(_ bytes: [UInt8], to path: String) throws(FileError) {
+    if let staged = try writeTemporary(bytes, replacing: path, flush: .none) { try moveIntoPlace(staged) }
+}
+
+/// New bytes for a file, in a temporary file beside it, not yet renamed over it.
+struct StagedFile: Sendable {
+    /// As given, for messages.
+    var path: String
+    var temporary: String
+    /// The file the temporary replaces: `path`, or where the symbolic link `path` points.
+    var target: String
+    /// The file system that holds both.
+    var device: UInt64
+}
+
+/// Whether `writeTemporary` flushes the temporary to disk itself.
+enum Flush {
+    /// Not flushed (`-o`), or flushed with others later (`StagedWrites`).
+    case none
+    /// `fsync` before it is closed.
+    case fsync
+}
+
+/// Writes `bytes` to a new temporary file in the folder of the file `path`
+/// replaces, for `moveIntoPlace`. An existing file's permissions are given to
+/// the temporary, and its owner and group where the process may give them (as
+/// root, or a group the user is in); a symbolic link keeps pointing where it did
+/// and its target is the file replaced. `announce` learns each name the
+/// temporary may get just before it is created. A device or a pipe
+/// (`-o /dev/null`) is written to, never replaced: then nil. On failure no
+/// temporary is left.
+func writeTemporary(
+    _ bytes: [UInt8], replacing path: String, flush: Flush,
+    announce: (String) -> Void = { _ in }
+) throws(FileError) -> StagedFile? {
     var target = path
     var info = stat()
     var exists = lstat(path, &info) == 0
@@ -120,39 +150,63 @@ func writeAtomically(_ bytes: [UInt8], to path: String, durable: Bool) throws(Fi
         exists = stat(target, &info) == 0
     }
     if exists && (info.st_mode & S_IFMT) != S_IFREG && (info.st_mode & S_IFMT) != S_IFDIR {
-        // A device or a pipe (`-o /dev/null`) is written to, never replaced.
         let descriptor = open(target, O_WRONLY | O_TRUNC)
         guard descriptor >= 0 else { throw FileError("write", path) }
         let failure = writeAll(bytes, to: descriptor)
         close(descriptor)
         if let failure { throw FileError("write", path, errorNumber: failure) }
-        return
+        return nil
     }
     let mode = exists ? info.st_mode & 0o7777 : 0o666 & ~fileCreationMask
 
     let slash = target.lastIndex(of: "/")
     let folder = slash.map { String(target[...$0]) } ?? ""
     let name = slash.map { String(target[target.index(after: $0)...]) } ?? target
-    var template = Array("\(folder).\(name).dewrap-XXXXXX".utf8CString)
-    let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    // As mkstemp names it, but named here so that `announce` hears the name before the file exists.
+    var temporary: String
+    var descriptor: Int32
+    repeat {
+        temporary = "\(folder).\(name).dewrap-\(randomNameSuffix())"
+        announce(temporary)
+        descriptor = open(temporary, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    } while descriptor < 0 && errno == EEXIST
     guard descriptor >= 0 else {
         let failure = errno
         if let folder = missingFolder(of: path) { throw FileError(message: "cannot write '\(path)': \(folder)") }
         throw FileError("write", path, errorNumber: failure)
     }
-    let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
 
     var failure = writeAll(bytes, to: descriptor)
     // The owner first: changing it clears set-user-ID and set-group-ID bits, which fchmod then restores.
     if failure == nil && exists { keepOwner(of: info, on: descriptor) }
     if failure == nil && fchmod(descriptor, mode) != 0 { failure = errno }
-    if failure == nil && durable && fsync(descriptor) != 0 { failure = errno }
+    if failure == nil && flush == .fsync && fsync(descriptor) != 0 { failure = errno }
     if close(descriptor) != 0 && failure == nil { failure = errno }
-    if failure == nil && rename(temporary, target) != 0 { failure = errno }
     if let failure {
         unlink(temporary)
         throw FileError("write", path, errorNumber: failure)
     }
+    return StagedFile(path: path, temporary: temporary, target: target, device: exists ? UInt64(info.st_dev) : 0)
+}
+
+/// Six letters or digits, as mkstemp's `XXXXXX` become.
+private func randomNameSuffix() -> String {
+    let characters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+    var random = UInt64.random(in: 0...UInt64.max)
+    var suffix = ""
+    for _ in 0..<6 {
+        suffix.append(characters[Int(random % UInt64(characters.count))])
+        random /= UInt64(characters.count)
+    }
+    return suffix
+}
+
+/// Renames a staged temporary over its target; on failure removes it.
+func moveIntoPlace(_ file: StagedFile) throws(FileError) {
+    guard rename(file.temporary, file.target) != 0 else { return }
+    let failure = errno
+    unlink(file.temporary)
+    throw FileError("write", file.path, errorNumber: failure)
 }
 
 /// Gives the new file behind `descriptor` the owner and group of the file it

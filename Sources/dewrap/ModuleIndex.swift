@@ -66,7 +66,7 @@ func moduleIndex(moduleSources: [String], wrapperSources: [String]) throws(FileE
 func writeModuleIndex(_ path: String, moduleSources: [String], wrapperSources: [String]) throws(FileError) {
     let index = try moduleIndex(moduleSources: moduleSources, wrapperSources: wrapperSources)
     if let existing = try? readInput(path), existing == index { return }
-    try writeAtomically(index, to: path, durable: false)
+    try writeAtomically(index, to: path)
 }
 
 /// Reads an index written by `--write-module-index` for `moduleSources` (`--module-index FILE`). It

@@ -45,6 +45,7 @@ func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
     _ = fileCreationMask // read before the workers start
     let failed = Atomic<Bool>(false)
     let changed = Atomic<Bool>(false)
+    let staged = StagedWrites(jobs: jobs.count)
     let reports = OrderedReports(jobs: jobs.count) { report in
         writeStandardError(report.diagnostics)
         do throws(FileError) {
@@ -66,6 +67,7 @@ func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
         return options
     }
     @Sendable func report(_ index: Int, _ outcome: Outcome) {
+        let outcome = stage(outcome, of: jobs[index], index: index, into: staged)
         if !outcome.succeeded { failed.store(true, ordering: .relaxed) }
         if outcome.changed { changed.store(true, ordering: .relaxed) }
         reports.finish(index, outcome.report)
@@ -175,6 +177,10 @@ func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
                 job, invocation: invocation, options: options(for: job, projections: projectionsByJob[index] ?? [], calls: moduleCalls),
                 lowered: lowered[index]))
     }
+    for error in staged.commit() {
+        writeStandardError("dewrap: error: \(error.message)\n")
+        failed.store(true, ordering: .relaxed)
+    }
     for note in moduleUses.notes {
         writeStandardError(formatDiagnostics(note.diagnostics, source: note.source, path: note.path, verbosity: invocation.verbosity))
     }
@@ -187,17 +193,20 @@ func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
     return .success
 }
 
-/// What one job has to say, whether it succeeded, and whether its result differs
-/// from its input (`--check`, `--diff`).
+/// What one job has to say, whether it succeeded, whether its result differs
+/// from its input (`--check`, `--diff`), and the bytes that are to replace its
+/// input (`--in-place`).
 private struct Outcome {
     var succeeded: Bool
     var changed = false
     var report: Report
+    var replacement: [UInt8]?
 
-    init(succeeded: Bool, changed: Bool = false, diagnostics: String, output: [UInt8] = []) {
+    init(succeeded: Bool, changed: Bool = false, diagnostics: String, output: [UInt8] = [], replacement: [UInt8]? = nil) {
         self.succeeded = succeeded
         self.changed = changed
         report = Report(diagnostics: diagnostics, output: output)
+        self.replacement = replacement
     }
 
     static func failure(_ error: FileError, after diagnostics: String = "") -> Outcome {
@@ -237,7 +246,7 @@ private func perform(_ job: Job, invocation: Invocation, options: LoweringOption
             warnings + tree.diagnostics, source: source, path: job.displayName,
             verbosity: invocation.verbosity)
         do throws(FileError) {
-            try write(Array(tree.dump(source: source).utf8), for: job, source: source)
+            try write(Array(tree.dump(source: source).utf8), for: job)
         } catch {
             return .failure(error, after: report)
         }
@@ -265,22 +274,37 @@ private func finish(_ job: Job, invocation: Invocation, source: [UInt8], result:
             : Array("\(job.displayName)\n".utf8)
         return Outcome(succeeded: true, changed: true, diagnostics: report, output: output)
     }
+    if case .inPlace = job.output {
+        return Outcome(succeeded: true, diagnostics: report, replacement: result != source ? result : nil)
+    }
     do throws(FileError) {
-        try write(result, for: job, source: source)
+        try write(result, for: job)
     } catch {
         return .failure(error, after: report)
     }
     return Outcome(succeeded: true, diagnostics: report)
 }
 
-private func write(_ result: [UInt8], for job: Job, source: [UInt8]) throws(FileError) {
+/// Writes a job's in-place result to a temporary that `StagedWrites.commit` renames
+/// once every job is done; failing that, the job fails.
+private func stage(_ outcome: Outcome, of job: Job, index: Int, into staged: StagedWrites) -> Outcome {
+    guard let replacement = outcome.replacement else { return outcome }
+    do throws(FileError) {
+        try staged.stage(replacement, replacing: job.input, job: index)
+    } catch {
+        return .failure(error, after: outcome.report.diagnostics)
+    }
+    return outcome
+}
+
+private func write(_ result: [UInt8], for job: Job) throws(FileError) {
     switch job.output {
     case .standardOutput:
         try writeStandardOutput(result)
     case .file(let path):
-        try writeAtomically(result, to: path, durable: false)
+        try writeAtomically(result, to: path)
     case .inPlace:
-        if result != source { try writeAtomically(result, to: job.input, durable: true) }
+        preconditionFailure("an in-place result is staged by stage(_:of:index:into:)")
     case .comparison:
         preconditionFailure("a comparison writes nothing")
     }

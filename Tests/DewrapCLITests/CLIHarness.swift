@@ -28,12 +28,19 @@ func runDewrap(_ arguments: [String], stdin: [UInt8] = [], in folder: URL? = nil
     try runProgram(dewrapExecutable.path, arguments, stdin: stdin, in: folder)
 }
 
-/// Runs the program at `path` with `arguments` in `folder`, feeding `stdin`.
-func runProgram(_ path: String, _ arguments: [String], stdin: [UInt8] = [], in folder: URL? = nil) throws -> Outcome {
+/// Runs the program at `path` with `arguments` in `folder`, feeding `stdin`;
+/// `environment` adds to (or replaces in) this process's.
+func runProgram(
+    _ path: String, _ arguments: [String], stdin: [UInt8] = [], in folder: URL? = nil,
+    environment: [String: String] = [:]
+) throws -> Outcome {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments
     if let folder { process.currentDirectoryURL = folder }
+    if !environment.isEmpty {
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    }
     let input = Pipe(), output = Pipe(), errors = Pipe()
     process.standardInput = input
     process.standardOutput = output
