@@ -114,13 +114,14 @@ extension SourceContext {
         // SPEC Corrections, Decision 5: a generic type's arguments are inferred, and a failable init gives `T?`.
         let explicitArguments = token(typeEnd - 1, hasSuffix: ">")
         guard explicitArguments || !isGenericSDKType(typeText) else { return nil }
-        guard !mayBeFailable(typeText, arguments: arguments) else { return nil }
-        // By bytes, this file's and the module's: a `T(…)` makes neither declaration index (a parse of every file).
-        let uncertain = uncertainConstructions
-        let simple = lastComponent(typeText)
+        // The first argument's label: `_` for none, `` for no argument (`init?()`).
         let label =
             arguments.isEmpty
             ? "" : arguments.upper - arguments.lower >= 2 && tokens[arguments.lower + 1].kind == .colon ? text(arguments.lower) : "_"
+        guard !mayBeFailable(typeText, label: label, arguments: arguments) else { return nil }
+        // By bytes, this file's and the module's: a `T(…)` makes neither declaration index (a parse of every file).
+        let uncertain = uncertainConstructions
+        let simple = lastComponent(typeText)
         if (!explicitArguments && uncertain.generic.contains(simple)) || uncertain.mayBeFailable(simple, label: label) { return nil }
         return typeText
     }
@@ -128,12 +129,9 @@ extension SourceContext {
     /// Whether the init that `type(arguments)` calls may be failable: an SDK type's known `init?`, by its
     /// first argument's label; a number or `Bool` from anything but a literal of its kind (`Int(text)`
     /// may parse a String).
-    private func mayBeFailable(_ type: String, arguments: TokenSpan) -> Bool {
-        let firstLabel =
-            arguments.upper - arguments.lower >= 2 && tokens[arguments.lower + 1].kind == .colon
-            ? text(arguments.lower) : "_"
-        if let labels = sdkFailableInits[type], labels.contains(firstLabel) { return true }
-        guard numericTypes.contains(type), firstLabel == "_", !arguments.isEmpty else { return false }
+    private func mayBeFailable(_ type: String, label: String, arguments: TokenSpan) -> Bool {
+        if let labels = sdkFailableInits[type], labels.contains(label) { return true }
+        guard numericTypes.contains(type), label == "_" else { return false }
         let single = split(arguments, separator: .comma).count == 1
         return !(single && (literalOrConstructedType(arguments).map { ["Int", "Double", "Bool"].contains($0) } ?? false))
     }
@@ -264,9 +262,7 @@ private let sdkFailableInits: [String: Set<String>] = [
     "UserDefaults": ["suiteName"],
     "NSDataAsset": ["name"],
     "FileHandle": ["forReadingAtPath", "forWritingAtPath", "forUpdatingAtPath"],
-    "Character": [],
     "Unicode.Scalar": ["_"],
-    "NSRegularExpression": [],
 ]
 
 /// Types whose init from one unlabeled argument is failable when that argument is a String.
