@@ -7,6 +7,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Synchronization
 
 /// A file-system failure, worded for the user.
 struct FileError: Error {
@@ -50,30 +51,44 @@ func readInput(_ path: String) throws(FileError) -> [UInt8] {
     guard descriptor >= 0 else { throw FileError("read", path) }
     defer { close(descriptor) }
     var info = stat()
-    if fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
-        throw FileError(message: "cannot read '\(path)': it is a folder")
-    }
-    return try readAll(from: descriptor, name: path, sizeHint: Int(info.st_size))
+    guard fstat(descriptor, &info) == 0 else { return try readAll(from: descriptor, name: path) }
+    if (info.st_mode & S_IFMT) == S_IFDIR { throw FileError(message: "cannot read '\(path)': it is a folder") }
+    return try readAll(from: descriptor, name: path, sizeHint: Int(info.st_size), regular: (info.st_mode & S_IFMT) == S_IFREG)
 }
 
 /// Reads to the end. `sizeHint` (the file's size, when known) sizes the buffer
 /// so that a file is read straight into it, in one call; a file that grows
-/// meanwhile, or a pipe, is read on in doubling steps.
-private func readAll(from descriptor: Int32, name: String, sizeHint: Int = 0) throws(FileError) -> [UInt8] {
-    var bytes = [UInt8](repeating: 0, count: max(sizeHint, 0) + 1)
-    var filled = 0
+/// meanwhile, or a pipe, is read on in doubling steps. Of a `regular` file a
+/// read shorter than asked ends it, so the usual file takes one `read`, not two.
+private func readAll(from descriptor: Int32, name: String, sizeHint: Int = 0, regular: Bool = false) throws(FileError) -> [UInt8] {
+    var capacity = max(sizeHint, 0) + 1
+    var bytes: [UInt8] = []
     while true {
-        if filled == bytes.count { bytes += repeatElement(0, count: max(bytes.count, 1 << 16)) }
-        let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + filled, $0.count - filled) }
-        if count == 0 {
-            bytes.removeLast(bytes.count - filled)
-            return bytes
+        var failure: Int32 = 0
+        var ended = false
+        // Uninitialized: zeroing a buffer the read overwrites costs as much again as copying it.
+        let grown = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+            count = bytes.count
+            if count > 0 { _ = bytes.withUnsafeBufferPointer { memcpy(buffer.baseAddress!, $0.baseAddress!, count) } }
+            while count < capacity {
+                let asked = capacity - count
+                let got = read(descriptor, buffer.baseAddress! + count, asked)
+                if got < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                count += got
+                if got == 0 || (regular && got < asked) {
+                    ended = true
+                    return
+                }
+            }
         }
-        if count < 0 {
-            if errno == EINTR { continue }
-            throw FileError("read", name)
-        }
-        filled += count
+        bytes = grown
+        if failure != 0 { throw FileError("read", name, errorNumber: failure) }
+        if ended { return bytes }
+        capacity = bytes.count + max(bytes.count, 1 << 16)
     }
 }
 
@@ -158,6 +173,10 @@ func writeTemporary(
         return nil
     }
     let mode = exists ? info.st_mode & 0o7777 : 0o666 & ~fileCreationMask
+    // Created with its final mode where the creation mask leaves it whole (the usual case), so
+    // that no `fchmod` follows; else private until `fchmod` gives it the mode.
+    let createsFinalMode = mode & 0o7000 == 0 && mode & fileCreationMask == 0
+    let createdMode = createsFinalMode ? mode : 0o600
 
     let slash = target.lastIndex(of: "/")
     let folder = slash.map { String(target[...$0]) } ?? ""
@@ -168,7 +187,7 @@ func writeTemporary(
     repeat {
         temporary = "\(folder).\(name).dewrap-\(randomNameSuffix())"
         announce(temporary)
-        descriptor = open(temporary, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        descriptor = open(temporary, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, createdMode)
     } while descriptor < 0 && errno == EEXIST
     guard descriptor >= 0 else {
         let failure = errno
@@ -178,8 +197,9 @@ func writeTemporary(
 
     var failure = writeAll(bytes, to: descriptor)
     // The owner first: changing it clears set-user-ID and set-group-ID bits, which fchmod then restores.
-    if failure == nil && exists { keepOwner(of: info, on: descriptor) }
-    if failure == nil && fchmod(descriptor, mode) != 0 { failure = errno }
+    var ownerChanged = false
+    if failure == nil && exists { ownerChanged = keepOwner(of: info, on: descriptor) }
+    if failure == nil && (!createsFinalMode || ownerChanged) && fchmod(descriptor, mode) != 0 { failure = errno }
     if failure == nil && flush == .fsync && fsync(descriptor) != 0 { failure = errno }
     if close(descriptor) != 0 && failure == nil { failure = errno }
     if let failure {
@@ -189,17 +209,28 @@ func writeTemporary(
     return StagedFile(path: path, temporary: temporary, target: target, device: exists ? UInt64(info.st_dev) : 0)
 }
 
-/// Six letters or digits, as mkstemp's `XXXXXX` become.
+/// Six letters or digits, as mkstemp's `XXXXXX` become: from one random seed a
+/// process (`getrandom` once, not for every file) and a count of names made, mixed
+/// so that successive names share no run of letters. `O_EXCL` makes any name safe;
+/// the randomness only makes a collision with another process unlikely.
 private func randomNameSuffix() -> String {
-    let characters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
-    var random = UInt64.random(in: 0...UInt64.max)
-    var suffix = ""
+    let characters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789".utf8)
+    // splitmix64's finalizer over seed + count: a different, well-spread value for every name.
+    var random = temporaryNameSeed &+ temporaryNamesMade.wrappingAdd(0x9E37_79B9_7F4A_7C15, ordering: .relaxed).newValue
+    random = (random ^ (random >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    random = (random ^ (random >> 27)) &* 0x94D0_49BB_1331_11EB
+    random ^= random >> 31
+    var suffix: [UInt8] = []
+    suffix.reserveCapacity(6)
     for _ in 0..<6 {
         suffix.append(characters[Int(random % UInt64(characters.count))])
         random /= UInt64(characters.count)
     }
-    return suffix
+    return String(decoding: suffix, as: UTF8.self)
 }
+
+private let temporaryNameSeed = UInt64.random(in: 0...UInt64.max)
+private let temporaryNamesMade = Atomic<UInt64>(0)
 
 /// Renames a staged temporary over its target; on failure removes it.
 func moveIntoPlace(_ file: StagedFile) throws(FileError) {
@@ -213,13 +244,15 @@ func moveIntoPlace(_ file: StagedFile) throws(FileError) {
 /// replaces. Only root may give a file away; anyone may give it a group they
 /// are in. What is not permitted is left as the process made it: the file then
 /// belongs to whoever rewrote it, as with any editor that saves by renaming.
-private func keepOwner(of original: stat, on descriptor: Int32) {
+/// Whether it tried to change them (which may clear set-user-ID and set-group-ID bits).
+private func keepOwner(of original: stat, on descriptor: Int32) -> Bool {
     var current = stat()
-    guard fstat(descriptor, &current) == 0 else { return }
-    if current.st_uid == original.st_uid && current.st_gid == original.st_gid { return }
+    guard fstat(descriptor, &current) == 0 else { return false }
+    if current.st_uid == original.st_uid && current.st_gid == original.st_gid { return false }
     if fchown(descriptor, original.st_uid, original.st_gid) != 0 && current.st_gid != original.st_gid {
         _ = fchown(descriptor, uid_t.max, original.st_gid) // -1: the owner unchanged
     }
+    return true
 }
 
 /// Why the folder that should hold `path` cannot: `no such folder 'a/b'` or

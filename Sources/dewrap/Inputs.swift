@@ -15,6 +15,8 @@ struct InputFile: Equatable {
     /// As given, or the folder as given joined with the path found under it; `-` is standard input.
     var path: String
     var outputName: String
+    /// The file's identity where finding it told it (one `stat` fewer a file for `plan`).
+    var identity: FileIdentity? = nil
 }
 
 /// The inputs of a run, with folders replaced by their files.
@@ -33,8 +35,10 @@ func expandInputs(_ invocation: Invocation) throws(UsageError) -> Inputs {
     var outputFolder: FileIdentity?
     if case .path(let path) = invocation.destination, isDirectory(path) { outputFolder = FileIdentity(path: path) }
     for input in invocation.inputs {
-        guard input != "-", isDirectory(input) else {
-            inputs.files.append(InputFile(path: input, outputName: baseName(input)))
+        var info = stat()
+        let found = input != "-" && stat(input, &info) == 0
+        guard found && (info.st_mode & S_IFMT) == S_IFDIR else {
+            inputs.files.append(InputFile(path: input, outputName: baseName(input), identity: found ? FileIdentity(info) : nil))
             continue
         }
         if let flag = invocation.action.flag {
@@ -49,9 +53,10 @@ func expandInputs(_ invocation: Invocation) throws(UsageError) -> Inputs {
             break
         }
         if invocation.sourceName != nil { throw UsageError(message: "'--source-name' names one input, not the folder '\(input)'") }
-        let found = swiftFiles(inFolder: input, skipping: outputFolder)
-        guard !found.isEmpty else { throw UsageError(message: "the folder '\(input)' holds no .swift files") }
-        inputs.files += found.map { InputFile(path: joined(input, $0), outputName: $0) }
+        var files: [(path: String, identity: FileIdentity?)] = []
+        collectSwiftFiles(in: input, under: "", skipping: outputFolder, depth: 0, into: &files)
+        guard !files.isEmpty else { throw UsageError(message: "the folder '\(input)' holds no .swift files") }
+        inputs.files += files.map { InputFile(path: joined(input, $0.path), outputName: $0.path, identity: $0.identity) }
         inputs.hasFolder = true
     }
     return inputs
@@ -63,14 +68,15 @@ func expandInputs(_ invocation: Invocation) throws(UsageError) -> Inputs {
 /// are symbolic links to folders and `skipping` (an output folder inside the input); a symbolic
 /// link to a file counts as that file. At most 64 levels deep.
 func swiftFiles(inFolder folder: String, skipping: FileIdentity? = nil) -> [String] {
-    var files: [String] = []
+    var files: [(path: String, identity: FileIdentity?)] = []
     collectSwiftFiles(in: folder, under: "", skipping: skipping, depth: 0, into: &files)
-    return files
+    return files.map(\.path)
 }
 
+/// `swiftFiles(inFolder:)`, with each file's identity (of the file a link points to).
 private func collectSwiftFiles(
     in folder: String, under relative: String, skipping: FileIdentity?, depth: Int,
-    into files: inout [String]
+    into files: inout [(path: String, identity: FileIdentity?)]
 ) {
     guard depth < 64, let directory = opendir(folder) else { return }
     var names: [String] = []
@@ -92,8 +98,16 @@ private func collectSwiftFiles(
         case S_IFDIR:
             if let skipping, FileIdentity(path: path) == skipping { continue }
             collectSwiftFiles(in: path, under: relativePath, skipping: skipping, depth: depth + 1, into: &files)
-        case S_IFREG, S_IFLNK:
-            if name.hasSuffix(".swift") && !isDirectory(path) { files.append(relativePath) }
+        case S_IFREG:
+            if name.hasSuffix(".swift") { files.append((relativePath, FileIdentity(info))) }
+        case S_IFLNK:
+            // A link that leads nowhere is kept: reading it reports it.
+            guard name.hasSuffix(".swift") else { break }
+            if stat(path, &info) != 0 {
+                files.append((relativePath, nil))
+            } else if (info.st_mode & S_IFMT) != S_IFDIR {
+                files.append((relativePath, FileIdentity(info)))
+            }
         default:
             break
         }

@@ -30,16 +30,15 @@ func readModule(
     guard paths.count > 1 || !moduleSources.isEmpty || !dependencies.isEmpty else { return nil }
     let inputCount = paths.count - moduleSources.count
     var declaring: Set<String>? = []
-    // With an index, what `T(…)` needs of every file without reading the module sources: theirs from the
-    // index, the inputs' and the dependencies' by their bytes.
-    var constructions: UncertainConstructions?
+    // What `T(…)` needs of every file, made while the files are read here, so that no file is read
+    // again for it: the module sources' from the index when there is one, else by their bytes as the
+    // inputs' and the dependencies' are.
+    var constructions = UncertainConstructions()
     if let moduleIndex {
-        var known = UncertainConstructions()
-        for source in moduleSources { known.formUnion(moduleIndex[source]?.constructions ?? UncertainConstructions()) }
-        for dependency in dependencies {
-            if let source = try? readInput(dependency) { known.formUnion(uncertainConstructionNames(in: source)) }
-        }
-        constructions = known
+        for source in moduleSources { constructions.formUnion(moduleIndex[source]?.constructions ?? UncertainConstructions()) }
+    }
+    for dependency in dependencies {
+        if let source = try? readInput(dependency) { constructions.formUnion(uncertainConstructionNames(in: source)) }
     }
     for (position, path) in paths.enumerated() {
         guard moduleIndex?[path].map(\.declaresWrapper) ?? true else {
@@ -50,7 +49,7 @@ func readModule(
         guard let source = try? readInput(path) else { continue }
         wrapperShapes.merge(WrapperShapes(readingModule: [source]))
         if position < inputCount && mayDeclareWrappedParameter(source) { declaring?.insert(path) }
-        if position < inputCount { constructions?.formUnion(uncertainConstructionNames(in: source)) }
+        if position < inputCount || moduleIndex == nil { constructions.formUnion(uncertainConstructionNames(in: source)) }
     }
     declaringInputs = declaring
     return ModuleSources(

@@ -23,7 +23,7 @@ struct Job {
 func plan(_ invocation: Invocation, inputs: Inputs) throws(UsageError) -> [Job] {
     var seen: [FileIdentity: String] = [:]
     for input in inputs.files where input.path != "-" {
-        guard let identity = FileIdentity(path: input.path) else { continue } // reported when read
+        guard let identity = input.identity ?? FileIdentity(path: input.path) else { continue } // reported when read
         if let earlier = seen[identity] {
             throw UsageError(
                 message: earlier == input.path
