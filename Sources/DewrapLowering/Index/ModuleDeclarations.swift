@@ -88,7 +88,7 @@ public final class ModuleSources: Sendable {
 /// Each file's declarations are resolved in that file (a static `let shared = Store()` becomes
 /// `Store` there); private and fileprivate ones are left out (other files cannot name them). A
 /// name declared by two files, or twice in one, maps to nil: which one is meant is unknown.
-public struct ModuleDeclarations: Sendable {
+public struct ModuleDeclarations: Sendable, Equatable {
     /// Types by simple name (non-extension declarations), with their kind.
     var types: [String: TypeKind?] = [:]
     /// Enum cases by enum name, then case name: whether the case has a payload.
@@ -122,14 +122,20 @@ public struct ModuleDeclarations: Sendable {
     /// Reads the declarations of every file in `sources`, then the public ones of `dependencies`
     /// (other modules' files, `--wrapper-sources`) under the names the module does not declare.
     public init(reading sources: [[UInt8]], dependencies: [[UInt8]]) {
+        self.init(reading: sources, dependencies: dependencies, bodies: .declarationsOnly)
+    }
+
+    /// `bodies`: `.declarationsOnly` reads what the others do, a parse of every body not needed (a
+    /// test compares the two).
+    init(reading sources: [[UInt8]], dependencies: [[UInt8]], bodies: BodyParsing) {
         for source in sources {
-            let tree = Parser.parse(source, bodies: .skippingPlain)
+            let tree = Parser.parse(source, bodies: bodies)
             add(SourceContext(bytes: source, tree: tree))
         }
         guard !dependencies.isEmpty else { return }
         var other = ModuleDeclarations()
         for source in dependencies {
-            let tree = Parser.parse(source, bodies: .skippingPlain)
+            let tree = Parser.parse(source, bodies: bodies)
             other.add(SourceContext(bytes: source, tree: tree), publicOnly: true)
         }
         // The module's own declarations win: an import's name is shadowed by the module's.

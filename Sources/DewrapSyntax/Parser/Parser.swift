@@ -21,8 +21,9 @@ public enum Parser {
                         scopeNames: [], lexerDiagnostics: lexed.diagnostics, diagnostics: [])
                 }
                 var state = ParserState(text: text, tokens: lexed.tokens, storage: storage)
-                if bodies == .skippingPlain {
-                    let plainBlocks = PlainBlocks(tokens: lexed.tokens, text: text)
+                if bodies != .all {
+                    let plainBlocks = PlainBlocks(tokens: lexed.tokens, text: text, declarationsOnly: bodies == .declarationsOnly)
+                    state.stepsOverEveryPlainBlock = bodies == .declarationsOnly
                     state.dollarReferences.reserveCapacity(plainBlocks.dollarNames)
                     state.steppedOver.reserveCapacity(plainBlocks.plainBlockCount)
                     state.plainBlocks = plainBlocks
@@ -83,6 +84,8 @@ struct ParserState {
     /// Inside a block that lowering reads whole (an initializer's body, a body
     /// holding an attribute): nothing in it is stepped over.
     var readsWhole = 0
+    /// `BodyParsing.declarationsOnly`: blocks lowering would read whole are stepped over too.
+    var stepsOverEveryPlainBlock = false
 
     init(text: UnsafeBufferPointer<UInt8>, tokens: [Token], storage: UnsafeBufferPointer<Token>) {
         view = TokenView(text: text, tokens: tokens, last: tokens.count - 1, storage: storage)
@@ -267,7 +270,7 @@ struct ParserState {
     /// `$name` references inside as the full parse would (each stands where a
     /// reference does, so its qualifier is the token before it). Nil otherwise.
     mutating func stepOverPlainBlock() -> Int? {
-        guard readsWhole == 0, let close = plainBlocks?.plainBlockClose(index) else { return nil }
+        guard readsWhole == 0 || stepsOverEveryPlainBlock, let close = plainBlocks?.plainBlockClose(index) else { return nil }
         let open = index
         for reference in plainBlocks!.takeReferences(from: open, to: close) {
             let token = Int(reference)

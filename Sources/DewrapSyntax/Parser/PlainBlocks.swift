@@ -19,6 +19,12 @@ public enum BodyParsing: Sendable {
     /// Blocks that lowering walks whole (initializer bodies, bodies holding an
     /// attribute) are modelled whole, nested blocks included.
     case skippingPlain
+    /// Only what declares something others can name is modelled: every code block is kept
+    /// as its braces unless it holds a declaration a walk over the file's types would see
+    /// (a type, a typealias or a function, nested at any depth) or `#if`. For the module's
+    /// declarations (`ModuleDeclarations`), which read types, their members and the
+    /// initial values of properties, never the statements of a body.
+    case declarationsOnly
 }
 
 /// What one pass over the tokens found about every `{ … }` block: whether it is
@@ -49,7 +55,9 @@ struct PlainBlocks {
     private(set) var dollarNames = 0
     private(set) var plainBlockCount = 0
 
-    init(tokens: [Token], text: UnsafeBufferPointer<UInt8>) {
+    /// `declarationsOnly`: the triggers of `BodyParsing.declarationsOnly` (declarations and
+    /// `#`), not those of lowering (attributes, `in`, key paths, `$name`); no references are kept.
+    init(tokens: [Token], text: UnsafeBufferPointer<UInt8>, declarationsOnly: Bool = false) {
         // A block's close is kept in 30 bits: a larger file (a billion tokens) is parsed whole.
         guard tokens.count < Int(Self.closeMask) else { return }
         // Open brackets: token index, the slot of a `{` in `braceMarks`, and what was seen inside so far.
@@ -94,11 +102,13 @@ struct PlainBlocks {
                     }
                     if !open.isEmpty { open[open.count - 1].seen |= top.seen }
                 case .atSign:
-                    if !open.isEmpty { open[open.count - 1].seen |= foundTrigger | foundAttribute }
-                case .backslash, .pound, .poundKeyword:
+                    if !open.isEmpty && !declarationsOnly { open[open.count - 1].seen |= foundTrigger | foundAttribute }
+                case .pound, .poundKeyword:
                     if !open.isEmpty { open[open.count - 1].seen |= foundTrigger }
+                case .backslash:
+                    if !open.isEmpty && !declarationsOnly { open[open.count - 1].seen |= foundTrigger }
                 case .dollarIdentifier:
-                    guard !token.isClosureArgument(in: text) else { break }
+                    guard !declarationsOnly, !token.isClosureArgument(in: text) else { break }
                     dollarNames += 1
                     guard let top = open.last else { break }
                     switch Self.plainUse(i, in: tokens, innermostOpen: top.token) {
@@ -108,8 +118,10 @@ struct PlainBlocks {
                     }
                 case .keyword, .identifier:
                     switch token.word {
-                    case .in, .struct, .class, .enum, .protocol, .extension, .actor, .func, .typealias:
+                    case .struct, .class, .enum, .protocol, .extension, .actor, .func, .typealias:
                         if !open.isEmpty { open[open.count - 1].seen |= foundTrigger }
+                    case .in:
+                        if !open.isEmpty && !declarationsOnly { open[open.count - 1].seen |= foundTrigger }
                     default:
                         break
                     }
