@@ -87,9 +87,14 @@ struct SourceContext {
 
     /// The access level written on a declaration (`public`, `private`, …), not a setter's `private(set)`.
     func declaredAccess(_ prefix: DeclarationPrefix) -> String? {
+        declaredAccessWord(prefix)?.spelling
+    }
+
+    /// `declaredAccess` as a word, to compare without a String.
+    func declaredAccessWord(_ prefix: DeclarationPrefix) -> Word? {
         for modifier in prefix.modifiers where modifier.detail == nil {
             switch word(modifier.keyword) {
-            case .public, .private, .fileprivate, .internal, .open, .package: return word(modifier.keyword).spelling
+            case .public, .private, .fileprivate, .internal, .open, .package: return word(modifier.keyword)
             default: continue
             }
         }

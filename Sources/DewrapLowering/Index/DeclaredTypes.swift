@@ -58,8 +58,8 @@ final class DeclarationIndex {
     /// `inPublicExtension`: members without an access of their own are public (`public extension T`).
     private func visit(_ items: [Item], owner: String?, inPublicExtension: Bool = false, context: SourceContext) {
         func isPublic(_ prefix: DeclarationPrefix) -> Bool {
-            let access = context.declaredAccess(prefix)
-            return access == "public" || access == "open" || (access == nil && inPublicExtension)
+            let access = context.declaredAccessWord(prefix)
+            return access == .public || access == .open || (access == nil && inPublicExtension)
         }
         for item in items {
             switch item {
@@ -67,7 +67,7 @@ final class DeclarationIndex {
                 let name = context.text(type.name)
                 if type.kind != .extension {
                     let simple = lastComponent(name)
-                    types[simple] = types[simple] == nil ? .some(type.kind) : .some(nil)
+                    types.withUniqueEntry(type.kind, named: simple)
                     if isPublic(type.prefix) { publicTypes.insert(simple) }
                 }
                 guard let body = type.body else { continue }
@@ -100,11 +100,10 @@ final class DeclarationIndex {
                     let value = Value(
                         type: binding.type, initializer: binding.initializer, owner: owner, isPrivate: isPrivate(variable.prefix, context),
                         isPublic: isPublic(variable.prefix))
-                    let text = context.text(name)
                     if isInstance {
-                        instanceValues[key, default: [:]][text] = instanceValues[key]?[text] == nil ? .some(value) : .some(nil)
+                        Self.record(value, named: context.text(name), owner: key, in: &instanceValues)
                     } else {
-                        values[key, default: [:]][text] = values[key]?[text] == nil ? .some(value) : .some(nil)
+                        Self.record(value, named: context.text(name), owner: key, in: &values)
                     }
                 }
             case .function(let function) where function.kind == .function:
@@ -118,11 +117,18 @@ final class DeclarationIndex {
                     : function.returnType.map {
                         Function(returnType: $0, owner: owner, isPrivate: isPrivate(function.prefix, context), isPublic: isPublic(function.prefix))
                     }
-                functions[key, default: [:]][text] = functions[key]?[text] == nil ? .some(entry) : .some(nil)
+                Self.record(entry, named: text, owner: key, in: &functions)
             default:
                 continue
             }
         }
+    }
+
+    /// Enters `entry` as `owner`'s member `name`, or, when `owner` has one by that name already,
+    /// makes it nil (uncertain): one look-up of each name where the two-step `table[owner]?[name]`
+    /// then `table[owner, default: [:]][name] = …` hashed both twice.
+    private static func record<Entry>(_ entry: Entry?, named name: String, owner: String, in table: inout [String: [String: Entry?]]) {
+        table[owner, default: [:]].withUniqueEntry(entry, named: name)
     }
 
     /// The names of the types, typealiases and associated types `items` declare, at any depth.
@@ -143,8 +149,8 @@ final class DeclarationIndex {
     }
 
     private func isPrivate(_ prefix: DeclarationPrefix, _ context: SourceContext) -> Bool {
-        let access = context.declaredAccess(prefix)
-        return access == "private" || access == "fileprivate"
+        let access = context.declaredAccessWord(prefix)
+        return access == .private || access == .fileprivate
     }
 
     private func isStatic(_ prefix: DeclarationPrefix, context: SourceContext) -> Bool {
@@ -357,6 +363,35 @@ extension SourceContext {
     /// opaque `some P` (a stored property cannot have one spelled out).
     private func selfReplaced(_ type: String, owner: String?) -> String? {
         if type == "Self" { return owner }
-        return type.contains("Self") || type.hasPrefix("some ") ? nil : type
+        return holdsSelf(type) || type.hasPrefix("some ") ? nil : type
+    }
+}
+
+/// Whether `type` spells `Self` anywhere; on its UTF-8 bytes (`String.contains(_:)` of a String
+/// searches by Characters, at many times the cost: it was a tenth of reading a module's declarations).
+private func holdsSelf(_ type: String) -> Bool {
+    var matched = 0
+    for byte in type.utf8 {
+        let next: UInt8
+        switch matched {
+        case 0: next = UInt8(ascii: "S")
+        case 1: next = UInt8(ascii: "e")
+        case 2: next = UInt8(ascii: "l")
+        default: next = UInt8(ascii: "f")
+        }
+        if byte == next {
+            matched += 1
+            if matched == 4 { return true }
+        } else {
+            matched = byte == UInt8(ascii: "S") ? 1 : 0
+        }
+    }
+    return false
+}
+
+extension Dictionary {
+    /// Sets `name` to `entry` if it has no value yet, else to nil: a name declared twice is uncertain.
+    mutating func withUniqueEntry<Entry>(_ entry: Entry?, named name: Key) where Value == Entry? {
+        if updateValue(entry, forKey: name) != nil { self[name] = .some(nil) }
     }
 }

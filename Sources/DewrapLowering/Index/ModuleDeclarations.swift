@@ -153,7 +153,7 @@ public struct ModuleDeclarations: Sendable, Equatable {
     private mutating func add(_ context: SourceContext, publicOnly: Bool = false) {
         let file = context.declarationIndex
         for (name, kind) in file.types where !publicOnly || file.publicTypes.contains(name) {
-            types[name] = types[name] == nil ? kind : .some(nil)
+            types.withUniqueEntry(kind, named: name)
         }
         for (owner, members) in file.cases where !members.isEmpty && (!publicOnly || file.publicTypes.contains(owner)) {
             // An enum's cases are all in its one declaration: a second one makes the type unknown above.
@@ -162,19 +162,19 @@ public struct ModuleDeclarations: Sendable, Equatable {
         for (owner, members) in file.values {
             for (name, value) in members where !(value?.isPrivate ?? false) && (!publicOnly || value?.isPublic == true) {
                 let type = value.flatMap { context.resolvedType(of: $0) }
-                values[owner, default: [:]][name] = values[owner]?[name] == nil ? .some(type) : .some(nil)
+                values[owner, default: [:]].withUniqueEntry(type, named: name)
             }
         }
         for (owner, members) in file.instanceValues {
             for (name, value) in members where !(value?.isPrivate ?? false) && (!publicOnly || value?.isPublic == true) {
                 let type = value.flatMap { context.resolvedType(of: $0) }
-                instanceValues[owner, default: [:]][name] = instanceValues[owner]?[name] == nil ? .some(type) : .some(nil)
+                instanceValues[owner, default: [:]].withUniqueEntry(type, named: name)
             }
         }
         for (owner, members) in file.functions {
             for (name, function) in members where !(function?.isPrivate ?? false) && (!publicOnly || function?.isPublic == true) {
                 let type = function.flatMap { context.resolvedReturnType(of: $0) }
-                functions[owner, default: [:]][name] = functions[owner]?[name] == nil ? .some(type) : .some(nil)
+                functions[owner, default: [:]].withUniqueEntry(type, named: name)
             }
         }
         otherTypeNames.formUnion(file.otherTypeNames)
