@@ -5,8 +5,9 @@ import Foundation
 /// corpus is copied and lowered in place by one `dewrap -i COPY` run (one module, as a user
 /// would), and a row says what that did: wrapped declarations before and after (attribute
 /// occurrences), warnings and notes by cause, errors, outputs with new `swiftc -frontend -parse`
-/// errors, time. `--in-place-timing` also times that run on one core, user and system time,
-/// against `swiftc -frontend -parse` of the same files.
+/// errors, time. `--in-place-timing` then also times that run on one core, user and system time,
+/// against `swiftc -frontend -parse` of the same files: each timed run on its own fresh copy, all
+/// the copies made and synced to disk before the first timed run.
 struct RealWorldSettings {
     var dewrap = ""
     var swiftc = ""
@@ -112,6 +113,7 @@ func realWorld(_ settings: RealWorldSettings) throws -> Bool {
         rows.append(row)
         FileHandle.standardError.write(Data("realworld: \(repository): \(row.files) files, \(String(format: "%.2f", row.seconds)) s\n".utf8))
     }
+    if settings.inPlaceTiming { try timeInPlace(&rows, settings) }
     var total = RepositoryRow(name: "total")
     for row in rows { total.add(row) }
 
@@ -171,7 +173,8 @@ func realWorld(_ settings: RealWorldSettings) throws -> Bool {
         print("")
         print("in-place timing: one core (taskset -c 0 where available), user + system seconds, median of \(settings.runs):")
         print("`dewrap -j 1 -i COPY` (the changed files flushed to disk together before their renames) against `swiftc -frontend -parse` of the")
-        print("same files; MB/s of user + system; ratio = swiftc / dewrap, user + system")
+        print("same files; each dewrap run on its own copy, all made and synced before the first run; MB/s of user + system;")
+        print("ratio = swiftc / dewrap, user + system")
         printTable(
             ["repository", "files", "MB", "dewrap user s", "sys s", "MB/s", "swiftc user s", "sys s", "MB/s", "ratio"],
             (rows + [total]).compactMap { row in
@@ -250,23 +253,46 @@ private func lowerRepository(_ repository: String, _ settings: RealWorldSettings
         try? FileManager.default.removeItem(atPath: originalsFolder)
     }
 
-    if settings.inPlaceTiming {
-        let pin = FileManager.default.isExecutableFile(atPath: "/usr/bin/taskset") ? ["/usr/bin/taskset", "-c", "0"] : []
-        var dewrapTimes: [Usage] = []
-        for _ in 0..<max(settings.runs, 1) {
-            try freshCopy(of: source, at: copy)
-            let usage = runWithUsage(pin + [settings.dewrap, "-j", "1", "-i", copy])
-            dewrapTimes.append(Usage(user: usage.user, system: usage.system))
-        }
-        let parse = pin + [settings.swiftc, "-frontend", "-parse"] + relativePaths.map { source + "/" + $0 }
-        let swiftcTimes = (0..<max(settings.runs, 1)).map { _ in
-            let usage = runWithUsage(parse)
-            return Usage(user: usage.user, system: usage.system)
-        }
-        row.timing = Timing(dewrap: median(dewrapTimes), swiftc: median(swiftcTimes))
-    }
     try? FileManager.default.removeItem(atPath: copy)
     return row
+}
+
+// MARK: - In-place timing
+
+/// `--in-place-timing`: sets each row's timing. Every timed `dewrap -i` run gets its own copy
+/// (`REPOSITORY.runN`), all of them made and synced before the first run and removed after the
+/// last: on ext4, creating files right after deleting many costs more than dewrap itself, so a
+/// delete-and-copy just before each run made the timing mostly noise.
+private func timeInPlace(_ rows: inout [RepositoryRow], _ settings: RealWorldSettings) throws {
+    let runs = max(settings.runs, 1)
+    let manager = FileManager.default
+    func runCopy(_ repository: String, _ run: Int) -> String { "\(settings.work)/\(repository).run\(run)" }
+    defer {
+        for row in rows {
+            for run in 0..<runs { try? manager.removeItem(atPath: runCopy(row.name, run)) }
+        }
+    }
+    for row in rows {
+        for run in 0..<runs { try freshCopy(of: settings.corpus + "/" + row.name, at: runCopy(row.name, run)) }
+    }
+    // The copying and deleting written to disk, and a moment for writeback to settle: no run pays for them.
+    sync()
+    Thread.sleep(forTimeInterval: 1)
+
+    let pin = manager.isExecutableFile(atPath: "/usr/bin/taskset") ? ["/usr/bin/taskset", "-c", "0"] : []
+    func usage(_ command: [String]) -> Usage {
+        let usage = runWithUsage(pin + command)
+        return Usage(user: usage.user, system: usage.system)
+    }
+    for index in rows.indices {
+        let repository = rows[index].name
+        let dewrapTimes = (0..<runs).map { run in usage([settings.dewrap, "-j", "1", "-i", runCopy(repository, run)]) }
+        let source = settings.corpus + "/" + repository
+        let parse = [settings.swiftc, "-frontend", "-parse"] + swiftFilesAsDewrapFindsThem(in: source).map { source + "/" + $0 }
+        let swiftcTimes = (0..<runs).map { _ in usage(parse) }
+        rows[index].timing = Timing(dewrap: median(dewrapTimes), swiftc: median(swiftcTimes))
+        FileHandle.standardError.write(Data("realworld: \(repository): timed\n".utf8))
+    }
 }
 
 /// A message with the names in it (between single quotes) replaced by `…`, so that messages
