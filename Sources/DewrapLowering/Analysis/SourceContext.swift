@@ -32,7 +32,8 @@ struct SourceContext {
     /// The declarations of the module's other files (`LoweringOptions.module`), when dewrap has them.
     var module: ModuleDeclarations? { moduleSources?.declarations }
     let moduleSources: ModuleSources?
-    /// The types of this file and the module whose `T(…)` is not a `T` for certain, made on first use.
+    /// The types of this file whose `T(…)` is not a `T` for certain, made on first use (the module's:
+    /// `moduleSources.uncertainConstructions`).
     var uncertainConstructions: UncertainConstructions { declarations.uncertainConstructions(of: self) }
     /// The file's typealiases (M-4 `@escaping` through one), made on first use.
     var typealiasIndex: TypealiasIndex { declarations.aliases(of: self) }
@@ -420,10 +421,10 @@ final class LazyDeclarationIndex {
 
     private var madeUncertain: UncertainConstructions?
 
+    /// The file's own (the module's are asked apart: a union for every file copied the module's).
     func uncertainConstructions(of context: SourceContext) -> UncertainConstructions {
         if let madeUncertain { return madeUncertain }
-        var names = uncertainConstructionNames(in: context.bytes)
-        if let module = context.moduleSources { names.formUnion(module.uncertainConstructions) }
+        let names = uncertainConstructionNames(in: context.bytes)
         madeUncertain = names
         return names
     }

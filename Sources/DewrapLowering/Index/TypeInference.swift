@@ -120,9 +120,12 @@ extension SourceContext {
             ? "" : arguments.upper - arguments.lower >= 2 && tokens[arguments.lower + 1].kind == .colon ? text(arguments.lower) : "_"
         guard !mayBeFailable(typeText, label: label, arguments: arguments) else { return nil }
         // By bytes, this file's and the module's: a `T(…)` makes neither declaration index (a parse of every file).
-        let uncertain = uncertainConstructions
         let simple = lastComponent(typeText)
-        if (!explicitArguments && uncertain.generic.contains(simple)) || uncertain.mayBeFailable(simple, label: label) { return nil }
+        func isUncertain(_ uncertain: UncertainConstructions) -> Bool {
+            (!explicitArguments && uncertain.generic.contains(simple)) || uncertain.mayBeFailable(simple, label: label)
+        }
+        if isUncertain(uncertainConstructions) { return nil }
+        if let module = moduleSources, isUncertain(module.uncertainConstructions) { return nil }
         return typeText
     }
 
