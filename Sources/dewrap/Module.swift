@@ -128,8 +128,9 @@ func moduleSourceUses(
     runPaths: [String], options: LoweringOptions
 ) -> ModuleSourceUses {
     var uses = ModuleSourceUses()
-    let lowered = LoweringResult.Projections.acrossFiles(run).names
-    guard !files.isEmpty, !lowered.isEmpty else { return uses }
+    guard !files.isEmpty else { return uses }
+    let lowered = LoweringResult.Projections.loweredAcrossFiles(run)
+    guard !lowered.isEmpty else { return uses }
     // Names an input may still have to rewrite, and names a module source spells as `$name`.
     var asked = Set(run.compactMap { $0?.unresolved }.joined()).intersection(lowered)
     var spelled = Array(repeating: false, count: files.count)

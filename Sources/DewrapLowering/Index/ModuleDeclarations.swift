@@ -222,18 +222,28 @@ extension LoweringResult.Projections {
     /// as written in none, whose `$x` every file rewrites (`LoweringOptions.moduleProjections`), and
     /// which files use one of them without having rewritten it, so must be lowered again knowing them.
     public static func acrossFiles(_ files: [Self?]) -> (names: Set<String>, relower: [Bool]) {
+        // Only a file that uses a `$name` it did not rewrite (or was not read) can be lowered again:
+        // without one, the names are asked of no file, and their sets are not made.
+        guard files.contains(where: { $0.map { $0.unread || !$0.unresolved.isEmpty } ?? false }) else {
+            return ([], Array(repeating: false, count: files.count))
+        }
+        let names = loweredAcrossFiles(files)
+        let relower = files.map { file in
+            guard let file, !names.isEmpty else { return false }
+            return file.unread || file.unresolved.contains(where: names.contains)
+        }
+        return (names, relower)
+    }
+
+    /// The member names lowered in some file and left as written in none.
+    public static func loweredAcrossFiles(_ files: [Self?]) -> Set<String> {
         var lowered = Set<String>()
         var left = Set<String>()
         for case let file? in files {
             lowered.formUnion(file.lowered)
             left.formUnion(file.left)
         }
-        let names = lowered.subtracting(left)
-        let relower = files.map { file in
-            guard let file, !names.isEmpty else { return false }
-            return file.unread || file.unresolved.contains(where: names.contains)
-        }
-        return (names, relower)
+        return lowered.subtracting(left)
     }
 }
 
