@@ -12,9 +12,9 @@ import Darwin
 /// (the plain `.swift` files beside a build plugin's `.swift.dewrap` ones): their declarations
 /// (read when a file first needs them) give each file the types that initial values and
 /// `@Environment` keys name in the others, and a wrapper declared in one is known in all.
-/// Inputs that cannot be read are left out here; their jobs report them. Nothing read is kept: a
-/// run holds no more files in memory than it lowers at once. With a module index, only the module
-/// sources it says spell `@propertyWrapper` are read for wrappers.
+/// Inputs that cannot be read are left out here; their jobs report them. What is read is kept in
+/// `kept` as far as its budget goes (`KeptInputs`), for the run's later passes. With a module
+/// index, only the module sources it says spell `@propertyWrapper` are read for wrappers.
 /// The `--wrapper-sources` files (`dependencies`) are other modules: their public declarations
 /// are read with the module's, under the names the module does not declare.
 ///
@@ -24,7 +24,7 @@ import Darwin
 func readModule(
     _ inputs: [String], moduleSources: [String], dependencies: [String] = [],
     moduleIndex: [String: ModuleIndexEntry]? = nil, wrapperShapes: inout WrapperShapes,
-    declaringInputs: inout Set<String>?
+    declaringInputs: inout Set<String>?, keeping kept: KeptInputs = KeptInputs()
 ) -> ModuleSources? {
     let paths = inputs.filter { $0 != "-" } + moduleSources
     guard paths.count > 1 || !moduleSources.isEmpty || !dependencies.isEmpty else { return nil }
@@ -47,17 +47,18 @@ func readModule(
         }
         // The module's own wrappers win over `--wrapper-sources`, as a file's own do.
         guard let source = try? readInput(path) else { continue }
+        kept.keep(source, of: path)
         wrapperShapes.merge(WrapperShapes(readingModule: [source]))
         if position < inputCount && mayDeclareWrappedParameter(source) { declaring?.insert(path) }
         if position < inputCount || moduleIndex == nil { constructions.formUnion(uncertainConstructionNames(in: source)) }
     }
     declaringInputs = declaring
     return ModuleSources(
-        reading: { paths.compactMap { try? readInput($0) } },
+        reading: { paths.compactMap { try? kept.read($0) } },
         dependencies: { dependencies.compactMap { try? readInput($0) } },
         uncertainConstructions: constructions,
         visiting: { body in
-            for path in paths { if let source = try? readInput(path) { body(source) } }
+            for path in paths { if let source = try? kept.read(path) { body(source) } }
         })
 }
 

@@ -34,11 +34,12 @@ func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
         return .failure
     }
     var declaringInputs: Set<String>?
+    let kept = KeptInputs()
     let module =
         invocation.action == .lower && !invocation.fileByFile
         ? readModule(
             jobs.map(\.input), moduleSources: moduleSources, dependencies: wrapperSourceFiles(invocation.wrapperSources),
-            moduleIndex: moduleIndex, wrapperShapes: &sourcesShapes, declaringInputs: &declaringInputs)
+            moduleIndex: moduleIndex, wrapperShapes: &sourcesShapes, declaringInputs: &declaringInputs, keeping: kept)
         : nil
     let declaring = declaringInputs
     let wrapperShapes = sourcesShapes
@@ -86,7 +87,7 @@ func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
         let early = Mutex<[LoweredFile?]>(Array(repeating: nil, count: jobs.count))
         concurrentForEach(jobs.count, threads: threads) { index in
             let job = jobs[index]
-            guard job.input != "-", declaring?.contains(job.input) ?? true, let source = try? readInput(job.input),
+            guard job.input != "-", declaring?.contains(job.input) ?? true, let source = try? kept.read(job.input),
                 declaring != nil || mayDeclareWrappedParameter(source), notSwiftSource(source) == nil
             else { return }
             let result = lower(source, fileName: job.displayName, options: options(for: job, calls: ModuleCalls()))
@@ -95,7 +96,7 @@ func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
         var functions = ModuleFunctionPasses(early: early.withLock { $0 }, paths: jobs.map(\.displayName))
         if functions.declaresFunctions {
             for path in moduleSources {
-                if let source = try? readInput(path) { functions.refuseNamed(by: source, path: path) }
+                if let source = try? kept.read(path) { functions.refuseNamed(by: source, path: path) }
             }
         }
         let calls = functions.calls
@@ -111,14 +112,14 @@ func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
             if let held = earlyResults[index] {
                 lowered = held
             } else {
-                guard job.input != "-", let source = try? readInput(job.input), notSwiftSource(source) == nil else { return }
+                guard job.input != "-", let source = try? kept.read(job.input), notSwiftSource(source) == nil else { return }
                 lowered = LoweredFile(source: source, result: lower(source, fileName: job.displayName, options: options(for: job, calls: calls)))
             }
             let projections = lowered.result.projections
             if projections.unresolved.isEmpty && !projections.unread && earlyResults[index] == nil
                 && projections.functions.isEmpty && projections.called.isEmpty && projections.unmatched.isEmpty
             {
-                report(index, perform(job, invocation: invocation, options: options(for: job, calls: calls), lowered: lowered))
+                report(index, perform(job, invocation: invocation, options: options(for: job, calls: calls), lowered: lowered, reading: kept))
                 firstPass.withLock {
                     $0.projections[index] = projections; $0.done[index] = true
                 }
@@ -175,7 +176,7 @@ func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
             index,
             perform(
                 job, invocation: invocation, options: options(for: job, projections: projectionsByJob[index] ?? [], calls: moduleCalls),
-                lowered: lowered[index]))
+                lowered: lowered[index], reading: kept))
     }
     for error in staged.commit() {
         writeStandardError("dewrap: error: \(error.message)\n")
@@ -214,12 +215,15 @@ private struct Outcome {
     }
 }
 
-/// One job: read, lower (or dump), write (or compare); `lowered` when that was done already.
-private func perform(_ job: Job, invocation: Invocation, options: LoweringOptions, lowered done: LoweredFile? = nil) -> Outcome {
+/// One job: read (from `kept` if the module's read kept it), lower (or dump), write (or compare);
+/// `lowered` when that was done already.
+private func perform(
+    _ job: Job, invocation: Invocation, options: LoweringOptions, lowered done: LoweredFile? = nil, reading kept: KeptInputs
+) -> Outcome {
     if let done { return finish(job, invocation: invocation, source: done.source, lowered: done.result) }
     let source: [UInt8]
     do throws(FileError) {
-        source = try readInput(job.input)
+        source = job.input == "-" ? try readInput(job.input) : try kept.read(job.input)
         guard source.count <= Lexer.maximumInputSize else {
             throw FileError(message: "cannot read '\(job.displayName)': it is larger than 4 GiB")
         }
