@@ -208,7 +208,7 @@ func dollarNames(in source: [UInt8], among names: Set<String>? = nil) -> Set<Str
         while from < bytes.count, let hit = memchr(base + from, Int32(UInt8(ascii: "$")), bytes.count - from) {
             let start = base.distance(to: hit.assumingMemoryBound(to: UInt8.self)) + 1
             var end = start
-            while end < bytes.count && isIdentifierByte(bytes[end]) { end += 1 }
+            while end < bytes.count && isNameByte(bytes[end]) { end += 1 }
             if end > start && !(bytes[start] >= UInt8(ascii: "0") && bytes[start] <= UInt8(ascii: "9")) {
                 let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
                 if names?.contains(name) ?? true { found.insert(name) }
@@ -219,13 +219,8 @@ func dollarNames(in source: [UInt8], among names: Set<String>? = nil) -> Set<Str
     return found
 }
 
-private func isIdentifierByte(_ byte: UInt8) -> Bool {
-    (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
-        || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "_") || byte >= 0x80
-}
-
 private func isIdentifier(_ name: String) -> Bool {
-    !name.isEmpty && name.utf8.allSatisfy(isIdentifierByte)
+    !name.isEmpty && name.utf8.allSatisfy { isNameByte($0) }
 }
 
 /// Whether `source` holds the bytes of `text`: its first byte found with `memchr`, then the rest compared.

@@ -150,7 +150,6 @@ func sendableGlobalActorFunctions(_ type: String) -> String {
     guard type.utf8.contains(UInt8(ascii: "@")) else { return type }
     let bytes = Array(type.utf8)
     let count = bytes.count
-    func isNameByte(_ byte: UInt8) -> Bool { isASCIINameByte(byte) || byte >= 0x80 }
     var output: [UInt8] = []
     output.reserveCapacity(count + 10)
     var i = 0

@@ -250,13 +250,12 @@ extension LoweringResult.Projections {
 /// How many times `word` occurs in `bytes` with no identifier character on either side.
 public func wordOccurrences(of word: [UInt8], in bytes: [UInt8]) -> Int {
     guard !word.isEmpty, bytes.count >= word.count else { return 0 }
-    func isWordByte(_ byte: UInt8) -> Bool { isASCIINameByte(byte) || byte >= 0x80 }
     var count = 0
     var index = 0
     while index + word.count <= bytes.count {
         if bytes[index] == word[0], bytes[index..<(index + word.count)].elementsEqual(word),
-            index == 0 || !isWordByte(bytes[index - 1]),
-            index + word.count == bytes.count || !isWordByte(bytes[index + word.count])
+            index == 0 || !isNameByte(bytes[index - 1]),
+            index + word.count == bytes.count || !isNameByte(bytes[index + word.count])
         {
             count += 1
             index += word.count

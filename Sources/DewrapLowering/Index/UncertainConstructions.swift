@@ -104,8 +104,6 @@ public struct UncertainConstructions: Sendable, Equatable {
 
 private let typeKeywords: [[UInt8]] = ["struct", "class", "enum", "actor", "extension"].map { Array($0.utf8) }
 
-private func isNameByte(_ byte: UInt8) -> Bool { isASCIINameByte(byte) || byte >= 0x80 }
-
 /// The name in `keyword Name<` whose `<` is at `at`, if the bytes before it are that.
 private func declaredName(endingAt at: Int, in source: UnsafeBufferPointer<UInt8>) -> String? {
     var nameStart = at

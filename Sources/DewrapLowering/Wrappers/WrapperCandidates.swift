@@ -45,6 +45,13 @@ func isASCIINameByte(_ b: UInt8) -> Bool {
     b == UInt8(ascii: "_") || (b | 0x20) &- UInt8(ascii: "a") < 26 || b &- UInt8(ascii: "0") < 10
 }
 
+/// A byte that can be part of a name, for the byte scans that look for whole words: an ASCII
+/// letter, digit or `_`, or any byte of a non-ASCII character (which a name may hold).
+@inline(__always)
+public func isNameByte(_ b: UInt8) -> Bool {
+    isASCIINameByte(b) || b >= 0x80
+}
+
 /// A byte that can start a name in type text: an ASCII letter or `_`, or any
 /// non-ASCII byte (lowering leaves Unicode classes to the lexer).
 @inline(__always)
