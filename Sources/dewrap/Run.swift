@@ -271,7 +271,7 @@ private func finish(_ job: Job, invocation: Invocation, source: [UInt8], result:
     if diagnostics.contains(where: { $0.severity == .error }) { return Outcome(succeeded: false, diagnostics: report) }
 
     if case .comparison(let comparison) = job.output {
-        guard result != source else { return Outcome(succeeded: true, diagnostics: report) }
+        guard !sameBytes(result, source) else { return Outcome(succeeded: true, diagnostics: report) }
         let output =
             comparison.printsDiff
             ? unifiedDiff(source, result, oldName: job.displayName, newName: job.displayName)
@@ -279,7 +279,7 @@ private func finish(_ job: Job, invocation: Invocation, source: [UInt8], result:
         return Outcome(succeeded: true, changed: true, diagnostics: report, output: output)
     }
     if case .inPlace = job.output {
-        return Outcome(succeeded: true, diagnostics: report, replacement: result != source ? result : nil)
+        return Outcome(succeeded: true, diagnostics: report, replacement: sameBytes(result, source) ? nil : result)
     }
     do throws(FileError) {
         try write(result, for: job)

@@ -14,8 +14,11 @@ struct SourceContext {
     let tree: SourceTree
     /// `\r\n` when the file's first line break is one, else `\n`.
     let lineEnding: String
-    /// A tab, or the smallest indentation step of the file's lines (default four spaces).
-    let indentUnit: String
+    /// A tab, or the smallest indentation step of the file's lines (default four spaces). Made on
+    /// first use, and shared by the copies of this context: a pass over every line, which a file
+    /// read for the module's declarations, or lowered to no change, does not need.
+    var indentUnit: String { lazyIndentUnit.unit(of: bytes) }
+    private let lazyIndentUnit = LazyIndentUnit()
     /// Rewrites of `$x` tokens, sorted; applied inside any text copied from the source.
     var tokenEdits: [Edit] = []
     /// With `#sourceLocation` directives naming this file, generated code is
@@ -62,7 +65,6 @@ struct SourceContext {
             ending = newline + 1 < bytes.count && bytes[newline + 1] == 10 ? "\r\n" : "\r"
         }
         lineEnding = ending
-        indentUnit = detectIndentUnit(bytes)
     }
 
     /// The wrapper that `attribute` names, if lowering knows it.
@@ -404,6 +406,17 @@ private func leadingIndentation(
 }
 
 /// A file's line table, made when first asked for.
+final class LazyIndentUnit {
+    private var unit: String?
+
+    func unit(of bytes: [UInt8]) -> String {
+        if let unit { return unit }
+        let made = detectIndentUnit(bytes)
+        unit = made
+        return made
+    }
+}
+
 final class LazyLineTable {
     private var table: LineTable?
 
