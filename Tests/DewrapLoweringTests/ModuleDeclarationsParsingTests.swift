@@ -14,7 +14,8 @@ struct ModuleDeclarationsParsingTests {
         let repository = Fixtures.root.deletingLastPathComponent()
         var found: [URL] = []
         for folder in ["fixtures", "Sources", "Tests"] {
-            let enumerator = FileManager.default.enumerator(at: repository.appendingPathComponent(folder), includingPropertiesForKeys: nil)
+            let enumerator = FileManager.default.enumerator(
+                at: repository.appendingPathComponent(folder), includingPropertiesForKeys: nil, options: [.skipsHiddenFiles])
             while let url = enumerator?.nextObject() as? URL {
                 if url.pathExtension == "swift" || url.lastPathComponent.hasSuffix(".swift.dewrap") { found.append(url) }
             }
