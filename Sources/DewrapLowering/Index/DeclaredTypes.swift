@@ -378,7 +378,8 @@ extension SourceContext {
 }
 
 /// Whether `type` spells `Self` anywhere; on its UTF-8 bytes (`String.contains(_:)` of a String
-/// searches by Characters, at many times the cost: it was a tenth of reading a module's declarations).
+/// searches by Characters: 118M of the 164M instructions that resolving home-assistant's module
+/// values cost).
 private func holdsSelf(_ type: String) -> Bool {
     var matched = 0
     for byte in type.utf8 {

@@ -19,11 +19,12 @@ public enum BodyParsing: Sendable {
     /// Blocks that lowering walks whole (initializer bodies, bodies holding an
     /// attribute) are modelled whole, nested blocks included.
     case skippingPlain
-    /// Only what declares something others can name is modelled: every code block is kept
-    /// as its braces unless it holds a declaration a walk over the file's types would see
-    /// (a type, a typealias or a function, nested at any depth) or `#if`. For the module's
-    /// declarations (`ModuleDeclarations`), which read types, their members and the
-    /// initial values of properties, never the statements of a body.
+    /// For the module's declarations (`ModuleDeclarations`), which read types, their members
+    /// and the initial values of properties, never the statements of a body: every code block
+    /// is kept as its braces, initializer bodies too, unless it holds a type, a function, a
+    /// typealias or `#if`. Those are parsed to be safe: a local type's or a generic
+    /// parameter's name is one a walk over the whole file (`declaresType(named:)`) sees, and
+    /// `#if` may hide anything; the module's declarations read none of them today.
     case declarationsOnly
 }
 
