@@ -23,7 +23,7 @@ final class KeptInputs: Sendable {
         }
     }
 
-    /// The kept bytes of `path`, or the file read now.
+    /// The kept bytes of `path`, or the file (or standard input, for `-`) read now.
     func read(_ path: String) throws(FileError) -> [UInt8] {
         if let bytes = kept.withLock({ $0.files[path] }) { return bytes }
         return try readInput(path)

@@ -222,20 +222,3 @@ func dollarNames(in source: [UInt8], among names: Set<String>? = nil) -> Set<Str
 private func isIdentifier(_ name: String) -> Bool {
     !name.isEmpty && name.utf8.allSatisfy { isNameByte($0) }
 }
-
-/// Whether `source` holds the bytes of `text`: its first byte found with `memchr`, then the rest compared.
-func bytes(_ source: [UInt8], contain text: String) -> Bool {
-    let needle = Array(text.utf8)
-    guard let first = needle.first else { return true }
-    return source.withUnsafeBufferPointer { bytes in
-        guard let base = bytes.baseAddress else { return false }
-        var from = 0
-        while from + needle.count <= bytes.count, let hit = memchr(base + from, Int32(first), bytes.count - from) {
-            let index = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-            guard index + needle.count <= bytes.count else { return false }
-            if bytes[index..<index + needle.count].elementsEqual(needle) { return true }
-            from = index + 1
-        }
-        return false
-    }
-}

@@ -223,7 +223,7 @@ private func perform(
     if let done { return finish(job, invocation: invocation, source: done.source, lowered: done.result) }
     let source: [UInt8]
     do throws(FileError) {
-        source = job.input == "-" ? try readInput(job.input) : try kept.read(job.input)
+        source = try kept.read(job.input)
         guard source.count <= Lexer.maximumInputSize else {
             throw FileError(message: "cannot read '\(job.displayName)': it is larger than 4 GiB")
         }

@@ -17,8 +17,8 @@ struct SourceContext {
     /// A tab, or the smallest indentation step of the file's lines (default four spaces). Made on
     /// first use, and shared by the copies of this context: a pass over every line, which a file
     /// read for the module's declarations, or lowered to no change, does not need.
-    var indentUnit: String { lazyIndentUnit.unit(of: bytes) }
-    private let lazyIndentUnit = LazyIndentUnit()
+    var indentUnit: String { madeIndentUnit.value { detectIndentUnit(bytes) } }
+    private let madeIndentUnit = MadeOnFirstUse<String>()
     /// Rewrites of `$x` tokens, sorted; applied inside any text copied from the source.
     var tokenEdits: [Edit] = []
     /// With `#sourceLocation` directives naming this file, generated code is
@@ -27,8 +27,8 @@ struct SourceContext {
     /// Made on first use, and shared by the copies of this context: most files need no
     /// line numbers (directive mode, observers and a few rewrites do), and making the
     /// table is a pass over the file and an array of every line's start.
-    var lines: LineTable { lineTable.table(of: bytes) }
-    private let lineTable = LazyLineTable()
+    var lines: LineTable { madeLines.value { LineTable(bytes) } }
+    private let madeLines = MadeOnFirstUse<LineTable>()
     /// The file's declarations that initial values can name (Decision 5, revised), made on first use.
     var declarationIndex: DeclarationIndex { declarations.index(of: self) }
     private let declarations = LazyDeclarationIndex()
@@ -405,25 +405,14 @@ private func leadingIndentation(
     return (false, end - start < smallest && end > start && next != 10 && next != 13 ? end - start : smallest, end - start)
 }
 
-/// A file's line table, made when first asked for.
-final class LazyIndentUnit {
-    private var unit: String?
+/// A value of the file made when first asked for, and shared by the copies of its context.
+final class MadeOnFirstUse<Value> {
+    private var value: Value?
 
-    func unit(of bytes: [UInt8]) -> String {
-        if let unit { return unit }
-        let made = detectIndentUnit(bytes)
-        unit = made
-        return made
-    }
-}
-
-final class LazyLineTable {
-    private var table: LineTable?
-
-    func table(of bytes: [UInt8]) -> LineTable {
-        if let table { return table }
-        let made = LineTable(bytes)
-        table = made
+    func value(_ make: () -> Value) -> Value {
+        if let value { return value }
+        let made = make()
+        value = made
         return made
     }
 }

@@ -191,28 +191,8 @@ extension WrapperShapes {
     /// declared in the input is (a file that does not spell `@propertyWrapper` is not parsed).
     public init(readingModule sources: [[UInt8]]) {
         self.init()
-        for source in sources where contains(source, "@propertyWrapper") {
+        for source in sources where bytes(source, contain: "@propertyWrapper") {
             merge(WrapperShapes(readingDeclarationsIn: source))
-        }
-    }
-}
-
-/// Whether `bytes` hold `text`: its first byte found with the C library's `memchr`, which reads
-/// many bytes an instruction, then the rest compared.
-private func contains(_ bytes: [UInt8], _ text: StaticString) -> Bool {
-    text.withUTF8Buffer { needle in
-        bytes.withUnsafeBufferPointer { haystack in
-            guard let base = haystack.baseAddress, let first = needle.first else { return false }
-            var from = 0
-            while from + needle.count <= haystack.count,
-                let found = memchr(base + from, Int32(first), haystack.count - from)
-            {
-                let index = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-                guard index + needle.count <= haystack.count else { return false }
-                if sameBytes(UnsafeBufferPointer(rebasing: haystack[index..<index + needle.count]), needle) { return true }
-                from = index + 1
-            }
-            return false
         }
     }
 }

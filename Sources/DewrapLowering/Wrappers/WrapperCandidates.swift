@@ -1,4 +1,11 @@
 import DewrapSyntax
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Whether a file can hold anything to lower. Every rewrite starts at a
 /// property-wrapper attribute, and a wrapper is a type; an attribute the
@@ -105,3 +112,25 @@ private let compilerAttributeNames: [StaticString] = [
     "callee_owned", "callee_guaranteed", "yields", "error", "error_indirect", "error_unowned", "out",
     "unknown", "MainActor",
 ]
+
+/// Whether `text` holds the bytes of `part` anywhere: its first byte found by `memchr`,
+/// which reads many bytes an instruction, then the rest compared. The one substring
+/// search of the byte scans (a file for `@propertyWrapper`, a type's text for `Self`).
+public func bytes(_ text: UnsafeBufferPointer<UInt8>, contain part: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let first = part.first else { return true }
+    guard let base = text.baseAddress, let partBase = part.baseAddress else { return false }
+    var from = 0
+    while from + part.count <= text.count, let hit = memchr(base + from, Int32(first), text.count - from) {
+        let index = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+        guard index + part.count <= text.count else { return false }
+        if memcmp(base + index, partBase, part.count) == 0 { return true }
+        from = index + 1
+    }
+    return false
+}
+
+/// `bytes(_:contain:)` of an array's bytes and a String's.
+public func bytes(_ text: [UInt8], contain part: String) -> Bool {
+    var part = part
+    return part.withUTF8 { part in text.withUnsafeBufferPointer { bytes($0, contain: part) } }
+}
