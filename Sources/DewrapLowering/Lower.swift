@@ -111,7 +111,8 @@ public func lower(_ source: [UInt8], fileName: String, options: LoweringOptions 
         result.projections.unread = usesDollarNames
         return result
     }
-    let lexed = Lexer.lex(source)
+    // A file of the module whose declarations were read was lexed then.
+    let lexed = options.module?.takeLexed(source) ?? Lexer.lex(source)
     guard source.count <= Lexer.maximumInputSize else {
         return LoweringResult(output: source, diagnostics: lexed.diagnostics)
     }

@@ -54,12 +54,9 @@ func readModule(
     }
     declaringInputs = declaring
     return ModuleSources(
-        reading: { paths.compactMap { try? kept.read($0) } },
+        count: paths.count, file: { try? kept.read(paths[$0]) },
         dependencies: { dependencies.compactMap { try? readInput($0) } },
-        uncertainConstructions: constructions,
-        visiting: { body in
-            for path in paths { if let source = try? kept.read(path) { body(source) } }
-        })
+        uncertainConstructions: constructions)
 }
 
 /// The `.swift` files the `--module-sources` paths name (a folder is searched as a folder input

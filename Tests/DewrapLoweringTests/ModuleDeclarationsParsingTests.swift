@@ -67,8 +67,8 @@ struct ModuleDeclarationsParsingTests {
         #expect(stepping.steppedOver.count == 2)
         #expect(Parser.parse(source, bodies: .skippingPlain).steppedOver.count == 1)
         let declarations = ModuleDeclarations(reading: [source], dependencies: [], bodies: .declarationsOnly)
-        #expect(declarations.values["Store"]?["shared"] == .some("Store"))
-        #expect(declarations.instanceValues["Store"]?["level"] == .some("Int"))
+        #expect(declarations.value("shared", of: "Store") == .some("Store"))
+        #expect(declarations.instanceValue("level", of: "Store") == .some("Int"))
         #expect(declarations == ModuleDeclarations(reading: [source], dependencies: [], bodies: .skippingPlain))
     }
 }

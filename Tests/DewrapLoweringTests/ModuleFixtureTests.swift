@@ -34,7 +34,7 @@ struct ModuleFixtureTests {
         let dependencySources = dependencies.keys.sorted().map { dependencies[$0]! }
         var options = LoweringOptions()
         if asModule {
-            options.module = ModuleSources(reading: { sources }, dependencies: { dependencySources })
+            options.module = ModuleSources(sources, dependencies: dependencySources)
             options.wrapperShapes = WrapperShapes(readingModule: sources)
         }
         guard asModule else { return files.mapValues { lower($0, fileName: "Module.swift", options: options) } }

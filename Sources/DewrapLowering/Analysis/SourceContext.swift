@@ -32,8 +32,8 @@ struct SourceContext {
     /// The file's declarations that initial values can name (Decision 5, revised), made on first use.
     var declarationIndex: DeclarationIndex { declarations.index(of: self) }
     private let declarations = LazyDeclarationIndex()
-    /// The declarations of the module's other files (`LoweringOptions.module`), when dewrap has them.
-    var module: ModuleDeclarations? { moduleSources?.declarations }
+    /// The module's files (`LoweringOptions.module`), when dewrap has them: their declarations
+    /// are asked of it.
     let moduleSources: ModuleSources?
     /// The types of this file whose `T(…)` is not a `T` for certain, made on first use (the module's:
     /// `moduleSources.uncertainConstructions`).

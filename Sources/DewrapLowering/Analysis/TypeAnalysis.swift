@@ -271,7 +271,7 @@ extension FileLowering {
         let names = inheritedNames(first, context: context)
         guard names.count == 1, let name = names.first else { return false }
         if let kind = context.declarationIndex.types[name] { return kind == .class }
-        if let kind = context.module?.types[name] { return kind == .class }
+        if let kind = context.moduleSources?.type(named: name) { return kind == .class }
         return false
     }
 

@@ -268,10 +268,7 @@ extension SourceContext {
             let declaredAsStatic =
                 index.values.contains { $0.key != "" && $0.value[member] != nil }
                 || index.functions.contains { $0.key != "" && $0.value[member] != nil }
-                || module.map { module in
-                    module.values.contains { $0.key != "" && $0.value[member] != nil }
-                        || module.functions.contains { $0.key != "" && $0.value[member] != nil }
-                } == true
+                || moduleSources?.declaresStaticMember(named: member) == true
             guard !declaredAsStatic else { return nil }
             return memberType(member, of: "", isCall: isCall)
         }
@@ -288,7 +285,7 @@ extension SourceContext {
         let typeName = text(names[names.count - 2])
         // Declared in this file, or else in another file of the module (if dewrap has them).
         var kind: TypeKind?
-        switch (index.types[typeName], module?.types[typeName]) {
+        switch (index.types[typeName], moduleSources?.type(named: typeName)) {
         case (.some(.none), _), (_, .some(.none)):
             return nil // two types of that name
         case (.some(.some(let declared)), _), (.none, .some(.some(let declared))):
@@ -298,13 +295,13 @@ extension SourceContext {
             // file of the module) count; where none is declared, the SDK's, as the built-in catalog has them.
             let declared =
                 isCall
-                ? index.functions[typeName]?[member] != nil || module?.functions[typeName]?[member] != nil
-                : index.values[typeName]?[member] != nil || module?.values[typeName]?[member] != nil
+                ? index.functions[typeName]?[member] != nil || moduleSources?.function(member, of: typeName) != nil
+                : index.values[typeName]?[member] != nil || moduleSources?.value(member, of: typeName) != nil
             if !declared {
                 return names.count == 2 ? sdkStaticMemberType(type: names[0], member: names[1], isCall: isCall) : nil
             }
         }
-        if kind == .enum, let hasPayload = index.cases[typeName]?[member] ?? module?.cases[typeName]?[member] {
+        if kind == .enum, let hasPayload = index.cases[typeName]?[member] ?? moduleSources?.enumCase(member, of: typeName) {
             return hasPayload == isCall ? typeText : nil
         }
         return memberType(member, of: typeName, isCall: isCall)
@@ -319,13 +316,13 @@ extension SourceContext {
         }
         let index = declarationIndex
         let name = text(member)
-        switch (index.types[baseType], module?.types[baseType]) {
+        switch (index.types[baseType], moduleSources?.type(named: baseType)) {
         case (.some(.some(let kind)), _), (.none, .some(.some(let kind))):
             guard kind != .protocol else { return nil }
         default:
             return nil // not a type of the module, or two of that name
         }
-        let elsewhere = module?.instanceValues[baseType]?[name]
+        let elsewhere = moduleSources?.instanceValue(name, of: baseType)
         if let local = index.instanceValues[baseType]?[name] {
             guard let local, elsewhere != .some(nil) || local.isPrivate else { return nil }
             return resolvedType(of: local)
@@ -338,7 +335,7 @@ extension SourceContext {
     /// else another file's.
     private func memberType(_ name: String, of owner: String, isCall: Bool) -> String? {
         let index = declarationIndex
-        let elsewhere = isCall ? module?.functions[owner]?[name] : module?.values[owner]?[name]
+        let elsewhere = isCall ? moduleSources?.function(name, of: owner) : moduleSources?.value(name, of: owner)
         if isCall, let local = index.functions[owner]?[name] {
             guard let local, local.isPrivate || elsewhere != .some(nil) else { return nil }
             return selfReplaced(text(local.returnType), owner: local.owner)

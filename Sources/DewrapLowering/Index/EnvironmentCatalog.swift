@@ -467,7 +467,7 @@ extension SourceContext {
         }
         if let declared { return declared }
         // Declared in another file of the module (the same rule: all of one type).
-        if let elsewhere = module?.environmentValues[name] { return elsewhere }
+        if let elsewhere = moduleSources?.environmentValue(name) { return elsewhere }
         guard let entry = EnvironmentCatalog.table.entry(named: name) else { return nil }
         if let module = entry.module, !imports(module) { return nil }
         return entry.type

@@ -8,35 +8,43 @@ import Musl
 import Darwin
 #endif
 
-/// The files of a module that one run reads (issue 21). Their declarations are read on first
-/// use: a run whose files never name another file's declaration does not pay for reading them
-/// (the first file that does reads them, while any other that needs them waits).
+/// The files of a module that one run reads (issue 21). Their declarations are read on demand,
+/// for the names a question asks: the first question lexes every file to list where each may
+/// declare a name (`DeclaringFiles`); asking for `Store.shared` then parses and indexes only the
+/// files that may declare `shared`. Every file that can bear on an answer is read, so the answer
+/// is the one all files would give (a test compares the two). A run whose files never name
+/// another file's declaration reads none of them.
 public final class ModuleSources: Sendable {
-    private let read: @Sendable () -> [[UInt8]]
-    private let made = Mutex<ModuleDeclarations?>(nil)
+    private let count: Int
+    private let file: @Sendable (Int) -> [UInt8]?
+    private let growing = Mutex<GrowingDeclarations?>(nil)
+    private let lexedFiles = Mutex(LexedFiles())
 
-    public convenience init(_ sources: [[UInt8]]) {
-        self.init { sources }
+    public convenience init(_ sources: [[UInt8]], dependencies: [[UInt8]] = []) {
+        self.init(count: sources.count, file: { sources[$0] }, dependencies: { dependencies })
     }
 
-    /// `read` gives the files' bytes when they are first needed (lowering does no I/O: the caller's
-    /// closure does, so that a run need not keep every file in memory for a question never asked).
+    /// `file` gives the bytes of file `0..<count` when they are needed, nil for one that cannot be
+    /// read (lowering does no I/O: the caller's closure does, so that a run need not keep every
+    /// file in memory for a question never asked).
     /// `uncertainConstructions`: what `uncertainConstructionNames` gives for all the files (a module
     /// index has it), so that no file is read for it.
-    /// `visit`, when given, calls its argument with each file's bytes in turn, so that a byte scan of
-    /// the module (`wordCount`, `uncertainConstructions`) holds one file at a time.
     public init(
-        reading read: @escaping @Sendable () -> [[UInt8]], dependencies: @escaping @Sendable () -> [[UInt8]] = { [] },
-        uncertainConstructions: UncertainConstructions? = nil,
-        visiting visit: (@Sendable (([UInt8]) -> Void) -> Void)? = nil
+        count: Int, file: @escaping @Sendable (Int) -> [UInt8]?,
+        dependencies: @escaping @Sendable () -> [[UInt8]] = { [] },
+        uncertainConstructions: UncertainConstructions? = nil
     ) {
-        self.read = read
+        self.count = count
+        self.file = file
         self.readDependencies = dependencies
         self.knownUncertainConstructions = uncertainConstructions
-        self.visit = visit ?? { body in read().forEach(body) }
     }
 
-    private let visit: @Sendable (([UInt8]) -> Void) -> Void
+    /// Calls `body` with each file's bytes in turn, so that a byte scan of the module
+    /// (`wordCount`, `uncertainConstructions`) holds one file at a time.
+    private func visit(_ body: ([UInt8]) -> Void) {
+        for index in 0..<count { if let source = file(index) { body(source) } }
+    }
 
     private let knownUncertainConstructions: UncertainConstructions?
 
@@ -55,7 +63,7 @@ public final class ModuleSources: Sendable {
 
     /// The types of the module (and its dependencies) whose `T(…)` is not a `T` for certain
     /// (`uncertainConstructionNames`): a byte scan of every file, made on first use, much cheaper
-    /// than the declarations, which a run that never names another file's declaration does not make.
+    /// than the declarations.
     var uncertainConstructions: UncertainConstructions {
         uncertain.withLock { made in
             if let made { return made }
@@ -71,28 +79,249 @@ public final class ModuleSources: Sendable {
         }
     }
 
-    var declarations: ModuleDeclarations {
-        made.withLock { made in
-            if let made { return made }
-            let declarations = ModuleDeclarations(reading: read(), dependencies: readDependencies())
-            made = declarations
-            return declarations
+    /// Asks `question` of the declarations, once every file that may declare one of `words` is read.
+    private func declarations<Answer>(spelling words: String..., question: (ModuleDeclarations) -> Answer) -> Answer {
+        growing.withLock { growing in
+            if growing == nil {
+                var declaring = DeclaringFiles()
+                for index in 0..<count {
+                    guard let source = file(index) else { continue }
+                    let lexed = Lexer.lex(source)
+                    declaring.add(source, tokens: lexed.tokens, position: index)
+                    lexedFiles.withLock { $0.keep(lexed, of: source, position: index) }
+                }
+                let dependencies = readDependencies()
+                for (position, source) in dependencies.enumerated() {
+                    declaring.add(source, tokens: Lexer.lex(source).tokens, position: count + position)
+                }
+                growing = GrowingDeclarations(moduleFiles: count, declaring: declaring, dependencies: dependencies)
+            }
+            for word in words {
+                growing!.read(declaring: word) { position in
+                    if let kept = lexedFiles.withLock({ $0.kept(position) }) { return kept }
+                    return file(position).map { ($0, nil) }
+                }
+            }
+            return question(growing!.declarations)
+        }
+    }
+
+    /// The tokens of `source` if it is a file of the module lexed for the declarations (the same
+    /// bytes, not a copy), handed over: its lowering need not lex it again.
+    func takeLexed(_ source: [UInt8]) -> LexedSource? {
+        lexedFiles.withLock { $0.take(source) }
+    }
+
+    /// The kind of the module's type named `name` (`.some(nil)`: more than one declares it), nil for none.
+    func type(named name: String) -> TypeKind?? {
+        declarations(spelling: name) { $0.type(named: name) }
+    }
+
+    /// Whether a file of the module declares a type, typealias or associated type named `name`.
+    func declaresType(named name: String) -> Bool {
+        declarations(spelling: name) { $0.declaresType(named: name) }
+    }
+
+    /// Whether the case `name` of the module's enum `owner` has a payload; nil if it has no such case.
+    func enumCase(_ name: String, of owner: String) -> Bool? {
+        declarations(spelling: owner) { $0.enumCase(name, of: owner) }
+    }
+
+    /// The type of the static member (owner `""`: the global) `name`: `.some(nil)` when it is not certain.
+    func value(_ name: String, of owner: String) -> String?? {
+        declarations(spelling: name) { $0.value(name, of: owner) }
+    }
+
+    /// The type of the instance property `name` of the module's type `owner`.
+    func instanceValue(_ name: String, of owner: String) -> String?? {
+        declarations(spelling: name, owner) { $0.instanceValue(name, of: owner) }
+    }
+
+    /// The return type of the static (owner `""`: global) function `name`.
+    func function(_ name: String, of owner: String) -> String?? {
+        declarations(spelling: name) { $0.function(name, of: owner) }
+    }
+
+    /// Whether some type of the module declares a static member or function named `name`.
+    func declaresStaticMember(named name: String) -> Bool {
+        declarations(spelling: name) { $0.declaresStaticMember(named: name) }
+    }
+
+    /// The type of the `EnvironmentValues` member `name` declared in a file of the module.
+    func environmentValue(_ name: String) -> String?? {
+        declarations(spelling: name) { $0.environmentValue(name) }
+    }
+}
+
+/// The module's declarations as far as they have been read: the files that may declare the
+/// words asked so far (`ModuleSources`), the dependencies' among them.
+private struct GrowingDeclarations {
+    private(set) var declarations = ModuleDeclarations()
+    private let moduleFiles: Int
+    /// The module's files, then the dependencies'.
+    private let declaring: DeclaringFiles
+    private let dependencies: [[UInt8]]
+    private var read: [Bool]
+    private var asked = Set<String>()
+
+    init(moduleFiles: Int, declaring: DeclaringFiles, dependencies: [[UInt8]]) {
+        self.moduleFiles = moduleFiles
+        self.declaring = declaring
+        self.dependencies = dependencies
+        read = Array(repeating: false, count: moduleFiles + dependencies.count)
+    }
+
+    /// Reads every file not read yet that may declare the name of `key` (its last word:
+    /// `Outer.Inner` is declared where `Inner` is), all of them for a key without one (`+`),
+    /// `file(i)` giving the module's files (with their tokens, if kept).
+    mutating func read(declaring key: String, from file: (Int) -> (source: [UInt8], lexed: LexedSource?)?) {
+        guard asked.insert(key).inserted else { return }
+        let bytes = Array(key.utf8)
+        let positions: [Int]
+        if let end = bytes.lastIndex(where: isNameByte) {
+            let start = bytes[..<end].lastIndex(where: { !isNameByte($0) }).map { $0 + 1 } ?? 0
+            positions = bytes[start...end].withUnsafeBufferPointer { declaring.files(listing: $0) }.map { Int($0) }
+        } else {
+            positions = Array(read.indices)
+        }
+        for position in positions where !read[position] {
+            read[position] = true
+            guard let (source, lexed) = position < moduleFiles ? file(position) : (dependencies[position - moduleFiles], nil) else {
+                continue
+            }
+            declarations.add(source, lexed: lexed, position: position, dependency: position >= moduleFiles)
         }
     }
 }
 
+/// The tokens of the module's files as the declarations' first read lexed them, kept up to a
+/// budget for the files' lowering (`ModuleSources.takeLexed`) and for a parse of their
+/// declarations: lexing was a third of home-assistant's in-place run, most files lexed two or
+/// three times.
+private struct LexedFiles {
+    /// 16 MiB of tokens: all of home-assistant's (9.9 MB of source, 1.2 million tokens).
+    static let budget = 16 << 20
+
+    private var byPosition: [Int: (source: [UInt8], lexed: LexedSource)] = [:]
+    /// Positions by the address of the bytes: a lowering hands in the same array, not a copy (the
+    /// array is kept here, so no other array can have the address meanwhile).
+    private var byAddress: [UInt: Int] = [:]
+    private var bytes = 0
+
+    mutating func keep(_ lexed: LexedSource, of source: [UInt8], position: Int) {
+        let size = lexed.tokens.count * MemoryLayout<Token>.stride
+        guard bytes + size <= Self.budget, let address = Self.address(source) else { return }
+        bytes += size
+        byPosition[position] = (source, lexed)
+        byAddress[address] = position
+    }
+
+    func kept(_ position: Int) -> (source: [UInt8], lexed: LexedSource?)? {
+        byPosition[position].map { ($0.source, $0.lexed) }
+    }
+
+    mutating func take(_ source: [UInt8]) -> LexedSource? {
+        guard let address = Self.address(source), let position = byAddress[address],
+            let kept = byPosition[position], kept.source.count == source.count
+        else { return nil }
+        byAddress[address] = nil
+        byPosition[position] = nil
+        bytes -= kept.lexed.tokens.count * MemoryLayout<Token>.stride
+        return kept.lexed
+    }
+
+    private static func address(_ source: [UInt8]) -> UInt? {
+        source.withUnsafeBufferPointer { $0.baseAddress.map { UInt(bitPattern: $0) } }
+    }
+}
+
 /// The declarations of a module's files that initial values can name (SPEC Decision 5, revised:
-/// "the other files of the module"), read once before any file is lowered and shared by all of
-/// them: plain values, so that lowering files on several threads can read it at once.
+/// "the other files of the module"), shared by the files lowered on several threads.
 ///
 /// Each file's declarations are resolved in that file (a static `let shared = Store()` becomes
 /// `Store` there); private and fileprivate ones are left out (other files cannot name them). A
-/// name declared by two files, or twice in one, maps to nil: which one is meant is unknown.
-public struct ModuleDeclarations: Sendable, Equatable {
+/// name declared by two files, or twice in one, is uncertain (an entry of nil). The dependencies'
+/// (`--wrapper-sources`, other modules) public declarations count under the names the module
+/// does not declare.
+struct ModuleDeclarations: Sendable, Equatable {
+    private(set) var own = DeclarationTables()
+    private(set) var dependencies = DeclarationTables()
+
+    init() {}
+
+    /// Reads the declarations of every file in `sources`, then the public ones of `dependencies`:
+    /// the declarations `ModuleSources` reads on demand, all at once (for tests).
+    init(reading sources: [[UInt8]], dependencies: [[UInt8]], bodies: BodyParsing = .declarationsOnly) {
+        for (position, source) in sources.enumerated() { add(source, position: position, dependency: false, bodies: bodies) }
+        for (position, source) in dependencies.enumerated() {
+            add(source, position: sources.count + position, dependency: true, bodies: bodies)
+        }
+    }
+
+    /// Reads the declarations of one file, the `position`th of the module's files and then the
+    /// dependencies' (where two declare an enum's cases, the later one's count, as the compiler
+    /// reports the other).
+    mutating func add(
+        _ source: [UInt8], lexed: LexedSource? = nil, position: Int, dependency: Bool, bodies: BodyParsing = .declarationsOnly
+    ) {
+        let context = SourceContext(bytes: source, tree: Parser.parse(source, lexed: lexed ?? Lexer.lex(source), bodies: bodies))
+        if dependency {
+            dependencies.add(context, position: position, publicOnly: true)
+        } else {
+            own.add(context, position: position, publicOnly: false)
+        }
+    }
+
+    // The module's own declarations win: an import's name is shadowed by the module's.
+
+    func type(named name: String) -> TypeKind?? {
+        own.types[name] ?? dependencies.types[name]
+    }
+
+    func declaresType(named name: String) -> Bool {
+        type(named: name) != nil || own.otherTypeNames.contains(name) || dependencies.otherTypeNames.contains(name)
+    }
+
+    func enumCase(_ name: String, of owner: String) -> Bool? {
+        if let cases = own.cases[owner] { return cases.members[name] }
+        guard own.types[owner] == nil else { return nil }
+        return dependencies.cases[owner]?.members[name]
+    }
+
+    func value(_ name: String, of owner: String) -> String?? {
+        own.values[owner]?[name] ?? dependencies.values[owner]?[name]
+    }
+
+    /// A type the module does not declare takes its instance properties from the dependency that
+    /// declares some, even where the module's own extensions declare others.
+    func instanceValue(_ name: String, of owner: String) -> String?? {
+        if own.types[owner] == nil, let members = dependencies.instanceValues[owner] { return members[name] }
+        return own.instanceValues[owner]?[name]
+    }
+
+    func function(_ name: String, of owner: String) -> String?? {
+        own.functions[owner]?[name] ?? dependencies.functions[owner]?[name]
+    }
+
+    func declaresStaticMember(named name: String) -> Bool {
+        [own, dependencies].contains { tables in
+            tables.values.contains { $0.key != "" && $0.value[name] != nil }
+                || tables.functions.contains { $0.key != "" && $0.value[name] != nil }
+        }
+    }
+
+    func environmentValue(_ name: String) -> String?? {
+        own.environmentValues[name] ?? dependencies.environmentValues[name]
+    }
+}
+
+/// One set of files' declarations: the module's own, or its dependencies' public ones.
+struct DeclarationTables: Sendable, Equatable {
     /// Types by simple name (non-extension declarations), with their kind.
     var types: [String: TypeKind?] = [:]
-    /// Enum cases by enum name, then case name: whether the case has a payload.
-    var cases: [String: [String: Bool]] = [:]
+    /// Enum cases by enum name, then case name: whether the case has a payload; with the position
+    /// of the file that declares them.
+    var cases: [String: (position: Int, members: [String: Bool])] = [:]
     /// Static members by owner (`""` for globals), then name: the member's type.
     var values: [String: [String: String?]] = [:]
     /// Instance properties of the module's non-generic types, by owner then name: their type.
@@ -106,58 +335,21 @@ public struct ModuleDeclarations: Sendable, Equatable {
     /// the module's own, so the SDK catalog is not asked about it (`SDKStaticMemberCatalog`).
     var otherTypeNames: Set<String> = []
 
-    /// Whether a file of the module declares a type, typealias or associated type named `name`
-    /// (top level or in a type's body).
-    func declaresType(named name: String) -> Bool {
-        types[name] != nil || otherTypeNames.contains(name)
-    }
-
-    public init() {}
-
-    /// Reads the declarations of every file in `sources`.
-    public init(reading sources: [[UInt8]]) {
-        self.init(reading: sources, dependencies: [])
-    }
-
-    /// Reads the declarations of every file in `sources`, then the public ones of `dependencies`
-    /// (other modules' files, `--wrapper-sources`) under the names the module does not declare.
-    public init(reading sources: [[UInt8]], dependencies: [[UInt8]]) {
-        self.init(reading: sources, dependencies: dependencies, bodies: .declarationsOnly)
-    }
-
-    /// `bodies`: `.declarationsOnly` reads what the others do, a parse of every body not needed (a
-    /// test compares the two).
-    init(reading sources: [[UInt8]], dependencies: [[UInt8]], bodies: BodyParsing) {
-        for source in sources {
-            let tree = Parser.parse(source, bodies: bodies)
-            add(SourceContext(bytes: source, tree: tree))
-        }
-        guard !dependencies.isEmpty else { return }
-        var other = ModuleDeclarations()
-        for source in dependencies {
-            let tree = Parser.parse(source, bodies: bodies)
-            other.add(SourceContext(bytes: source, tree: tree), publicOnly: true)
-        }
-        // The module's own declarations win: an import's name is shadowed by the module's.
-        let declared = types.keys
-        types.merge(other.types) { own, _ in own }
-        for (owner, members) in other.cases where cases[owner] == nil && !declared.contains(owner) { cases[owner] = members }
-        for (owner, members) in other.values { values[owner, default: [:]].merge(members) { own, _ in own } }
-        for (owner, members) in other.instanceValues where !declared.contains(owner) { instanceValues[owner] = members }
-        for (owner, members) in other.functions { functions[owner, default: [:]].merge(members) { own, _ in own } }
-        otherTypeNames.formUnion(other.otherTypeNames)
-        environmentValues.merge(other.environmentValues) { own, _ in own }
+    static func == (a: Self, b: Self) -> Bool {
+        a.types == b.types && a.cases.mapValues(\.members) == b.cases.mapValues(\.members) && a.values == b.values
+            && a.instanceValues == b.instanceValues && a.functions == b.functions
+            && a.environmentValues == b.environmentValues && a.otherTypeNames == b.otherTypeNames
     }
 
     /// `publicOnly`: a dependency's file, of which only what is `public` or `open` can be named.
-    private mutating func add(_ context: SourceContext, publicOnly: Bool = false) {
+    mutating func add(_ context: SourceContext, position: Int, publicOnly: Bool) {
         let file = context.declarationIndex
         for (name, kind) in file.types where !publicOnly || file.publicTypes.contains(name) {
             types.withUniqueEntry(kind, named: name)
         }
         for (owner, members) in file.cases where !members.isEmpty && (!publicOnly || file.publicTypes.contains(owner)) {
             // An enum's cases are all in its one declaration: a second one makes the type unknown above.
-            cases[owner] = members
+            if cases[owner].map({ $0.position < position }) ?? true { cases[owner] = (position, members) }
         }
         for (owner, members) in file.values {
             for (name, value) in members where !(value?.isPrivate ?? false) && (!publicOnly || value?.isPublic == true) {

@@ -623,6 +623,6 @@ extension SourceContext {
         let modules = declarations.framework.modules
         guard modules.isEmpty || modules.contains(where: { imports($0) }) else { return false }
         let name = "\(declarations.type)"
-        return !declarationIndex.declaresType(named: name, context: self) && module?.declaresType(named: name) != true
+        return !declarationIndex.declaresType(named: name, context: self) && moduleSources?.declaresType(named: name) != true
     }
 }

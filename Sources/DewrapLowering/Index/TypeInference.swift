@@ -140,7 +140,7 @@ extension SourceContext {
     }
 
     private func isGenericSDKType(_ type: String) -> Bool {
-        genericSDKTypes.contains(lastComponent(type)) && declarationIndex.types[type] == nil && module?.types[type] == nil
+        genericSDKTypes.contains(lastComponent(type)) && declarationIndex.types[type] == nil && moduleSources?.type(named: type) == nil
     }
 
     private func startsUppercase(_ i: Int) -> Bool {

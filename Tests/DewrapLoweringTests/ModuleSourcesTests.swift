@@ -1,0 +1,140 @@
+import DewrapSyntax
+import Foundation
+import Testing
+
+@testable import DewrapLowering
+
+/// `ModuleSources` reads the module's declarations from the files that spell what is asked: every
+/// answer must be the one all the files read at once give (`ModuleDeclarations(reading:)`), for
+/// every name the module declares, in any order of questions. The module is this repository's
+/// fixtures and sources (hundreds of files that declare the same names: `ContentView`, `body`,
+/// `shared`, cases of enums of one name).
+struct ModuleSourcesTests {
+    static let sources: [[UInt8]] = ModuleDeclarationsParsingTests.files.compactMap { try? [UInt8](Data(contentsOf: $0)) }
+
+    /// Every question the full declarations can answer, and a few about names no file declares.
+    static func questions(_ all: ModuleDeclarations) -> [(String, (ModuleSources) -> String, (ModuleDeclarations) -> String)] {
+        var questions: [(String, (ModuleSources) -> String, (ModuleDeclarations) -> String)] = []
+        for tables in [all.own, all.dependencies] {
+            for name in Array(tables.types.keys) + Array(tables.otherTypeNames) + ["NoSuchType", "Store"] {
+                questions.append(("type \(name)", { "\($0.type(named: name) as Any)" }, { "\($0.type(named: name) as Any)" }))
+                questions.append(("declares \(name)", { "\($0.declaresType(named: name))" }, { "\($0.declaresType(named: name))" }))
+            }
+            for (owner, cases) in tables.cases {
+                for name in Array(cases.members.keys) + ["noSuchCase"] {
+                    questions.append(
+                        ("case \(owner).\(name)", { "\($0.enumCase(name, of: owner) as Any)" }, { "\($0.enumCase(name, of: owner) as Any)" }))
+                }
+            }
+            for (owner, members) in tables.values {
+                for name in members.keys {
+                    questions.append(("value \(owner).\(name)", { "\($0.value(name, of: owner) as Any)" }, { "\($0.value(name, of: owner) as Any)" }))
+                    questions.append(
+                        ("static \(name)", { "\($0.declaresStaticMember(named: name))" }, { "\($0.declaresStaticMember(named: name))" }))
+                }
+            }
+            for (owner, members) in tables.functions {
+                for name in members.keys {
+                    questions.append(
+                        ("function \(owner).\(name)", { "\($0.function(name, of: owner) as Any)" }, { "\($0.function(name, of: owner) as Any)" }))
+                }
+            }
+            for (owner, members) in tables.instanceValues {
+                for name in Array(members.keys) + ["noSuchMember"] {
+                    questions.append(
+                        (
+                            "instance \(owner).\(name)", { "\($0.instanceValue(name, of: owner) as Any)" },
+                            { "\($0.instanceValue(name, of: owner) as Any)" }
+                        ))
+                }
+            }
+            for name in Array(tables.environmentValues.keys) + ["noSuchKey"] {
+                questions.append(("environment \(name)", { "\($0.environmentValue(name) as Any)" }, { "\($0.environmentValue(name) as Any)" }))
+            }
+        }
+        return questions
+    }
+
+    static func compare(sources: [[UInt8]], dependencies: [[UInt8]]) -> (compared: Int, differing: [String]) {
+        let all = ModuleDeclarations(reading: sources, dependencies: dependencies)
+        var questions = questions(all)
+        // Questions in a different order read the files in a different order.
+        var generator = SplitMix(seed: 23)
+        questions.shuffle(using: &generator)
+        let module = ModuleSources(sources, dependencies: dependencies)
+        var differing: [String] = []
+        for (label, asked, expected) in questions where asked(module) != expected(all) {
+            differing.append("\(label): \(asked(module)) != \(expected(all))")
+        }
+        return (questions.count, differing)
+    }
+
+    @Test func sameAnswersAsAllFilesRead() {
+        let (compared, differing) = Self.compare(sources: Self.sources, dependencies: [])
+        #expect(compared > 2000)
+        #expect(differing.isEmpty, "\(differing.prefix(20))")
+    }
+
+    /// With a third of the files as dependencies (`--wrapper-sources`): their public declarations
+    /// under the names the module does not declare.
+    @Test func sameAnswersWithDependencies() {
+        let split = Self.sources.count / 3
+        let (compared, differing) = Self.compare(sources: Array(Self.sources[split...]), dependencies: Array(Self.sources[..<split]))
+        #expect(compared > 2000)
+        #expect(differing.isEmpty, "\(differing.prefix(20))")
+    }
+
+    /// Where two files declare cases of an enum of one name, the later file's count, whichever
+    /// question reads it first.
+    @Test func laterEnumCasesWinInAnyOrder() {
+        let first = Array("enum Mode { case a }\n".utf8)
+        let second = Array("enum Mode { case b(Int) }\nlet only = 1\n".utf8)
+        let module = ModuleSources([first, second])
+        // `only` is spelled by the second file only: the second is read first, the first after.
+        #expect(module.value("only", of: "") == .some("Int"))
+        #expect(module.enumCase("b", of: "Mode") == true)
+        #expect(module.enumCase("a", of: "Mode") == nil)
+        #expect(module.type(named: "Mode") == .some(nil))
+    }
+
+    /// Where a declaration's name can stand, with comments between, on later lines, after a
+    /// comma of a binding list, in backticks and in an extended type's dotted name.
+    @Test func theFilesThatMayDeclareANameListIt() {
+        let source = Array(
+            """
+            extension Outer.Inner where Inner: Sendable {
+                static let /* c */ `default` = 1,
+                    second = 2
+                var third: Int { 3 }
+                func fourth() {}
+                case fifth(Int)
+            }
+            final class Café: NSObject {}
+            typealias Alias = Int
+            let used = print(absent)
+
+            """.utf8)
+        var declaring = DeclaringFiles()
+        declaring.add(source, tokens: Lexer.lex(source).tokens, position: 7)
+        func files(_ word: String) -> [Int32] { Array(word.utf8).withUnsafeBufferPointer { declaring.files(listing: $0) } }
+        for word in ["Outer", "Inner", "default", "second", "third", "fourth", "fifth", "Café", "Alias", "used"] {
+            #expect(files(word) == [7], "\(word)")
+        }
+        for word in ["Sendable", "absent", "print", "static", "Int"] {
+            #expect(files(word) == [], "\(word)")
+        }
+    }
+}
+
+/// A seeded generator, so that the shuffled questions are the same on every run.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9e37_79b9_7f4a_7c15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
+        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
+        return z ^ (z >> 31)
+    }
+}
