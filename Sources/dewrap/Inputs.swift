@@ -87,8 +87,10 @@ private func collectSwiftFiles(
         if !name.hasPrefix(".") { names.append(name) }
     }
     closedir(directory)
-    // By bytes, not by Unicode ordering of Strings: the same order as `LC_ALL=C ls`.
-    names.sort { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+    // By bytes, not by Unicode ordering of Strings: the same order as `LC_ALL=C ls`. On the UTF-8
+    // views themselves: an array of each made for every comparison cost 47M instructions for
+    // home-assistant's 1,622 files.
+    names.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     for name in names {
         let path = joined(folder, name)
         let relativePath = relative.isEmpty ? name : relative + "/" + name

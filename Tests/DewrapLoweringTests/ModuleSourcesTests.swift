@@ -116,10 +116,14 @@ struct ModuleSourcesTests {
             """.utf8)
         var declaring = DeclaringFiles()
         declaring.add(source, tokens: Lexer.lex(source).tokens, position: 7)
-        func files(_ word: String) -> [Int32] { Array(word.utf8).withUnsafeBufferPointer { declaring.files(listing: $0) } }
-        for word in ["Outer", "Inner", "default", "second", "third", "fourth", "fifth", "Café", "Alias", "used"] {
+        declaring.add(Array("let second = 2, Alias = 3".utf8), tokens: Lexer.lex(Array("let second = 2, Alias = 3".utf8)).tokens, position: 9)
+        declaring.finish()
+        func files(_ word: String) -> [Int32] { Array(word.utf8).withUnsafeBufferPointer { Array(declaring.files(listing: $0)) } }
+        for word in ["Outer", "Inner", "default", "third", "fourth", "fifth", "Café", "used"] {
             #expect(files(word) == [7], "\(word)")
         }
+        #expect(files("second") == [7, 9])
+        #expect(files("Alias") == [7, 9])
         for word in ["Sendable", "absent", "print", "static", "Int"] {
             #expect(files(word) == [], "\(word)")
         }

@@ -8,45 +8,73 @@ import DewrapSyntax
 /// declares a name the module's declarations hold has it listed here. So the declarations are
 /// parsed from the files that list the word asked (`ModuleSources`), not from all of them.
 struct DeclaringFiles {
-    private var words = NameSet(capacity: 4096)
-    /// By word index: the files that list it, in increasing order.
-    private var files: [[Int32]] = []
+    /// The words listed, each with the last file that listed it.
+    private var words = ByteTable<Int32>(capacity: 4096)
+    /// Each word a file lists, once a file, in the order listed: word indices and files.
+    private var listedWords: [Int32] = []
+    private var listedFiles: [Int32] = []
+    /// Made by `finish()`: the files of word `w` are `files[starts[w]..<starts[w + 1]]`.
+    private var starts: [Int] = []
+    private var files: [Int32] = []
 
     /// Lists the words of file `position` (positions given in increasing order), lexed as `tokens`.
     mutating func add(_ source: [UInt8], tokens: [Token], position: Int) {
         let file = Int32(truncatingIfNeeded: position)
         source.withUnsafeBufferPointer { bytes in
-            var naming = false
-            var namingFrom = 0
-            for (index, token) in tokens.enumerated() {
-                if naming && index > namingFrom
-                    && (token.flags.contains(.atStartOfLine) || token.word == .where
-                        || [.leftBrace, .colon, .equal, .semicolon, .endOfFile].contains(token.kind))
-                {
-                    naming = false
-                }
-                guard token.kind == .identifier || token.kind == .keyword else { continue }
-                let previous = index > 0 ? tokens[index - 1] : nil
-                if naming || previous?.kind == .comma || previous.map({ Self.precedesName($0.word) }) == true {
-                    list(Self.name(token, in: bytes), in: file)
-                }
-                if Self.startsTypeName(token.word) {
-                    naming = true
-                    namingFrom = index
+            tokens.withUnsafeBufferPointer { tokens in
+                var naming = false
+                var namingFrom = 0
+                var previous = TokenKind.endOfFile
+                var previousWord = Word.none
+                for index in tokens.indices {
+                    let token = tokens[index]
+                    defer {
+                        previous = token.kind
+                        previousWord = token.word
+                    }
+                    if naming && index > namingFrom && Self.endsTypeName(token) { naming = false }
+                    guard token.kind == .identifier || token.kind == .keyword else { continue }
+                    if naming || previous == .comma || Self.precedesName(previousWord) {
+                        list(Self.name(token, in: bytes), in: file)
+                    }
+                    if Self.startsTypeName(token.word) {
+                        naming = true
+                        namingFrom = index
+                    }
                 }
             }
         }
     }
 
-    /// The files that list `word`, in increasing order.
-    func files(listing word: UnsafeBufferPointer<UInt8>) -> [Int32] {
-        words.index(of: word).map { files[$0] } ?? []
+    /// Groups the files by word, once every file is added.
+    mutating func finish() {
+        starts = [Int](repeating: 0, count: words.count + 1)
+        for word in listedWords { starts[Int(word) + 1] += 1 }
+        for word in 0..<words.count { starts[word + 1] += starts[word] }
+        var next = starts
+        files = [Int32](repeating: 0, count: listedFiles.count)
+        for (word, file) in zip(listedWords, listedFiles) {
+            files[next[Int(word)]] = file
+            next[Int(word)] += 1
+        }
+        listedWords = []
+        listedFiles = []
+    }
+
+    /// The files that list `word`, in increasing order (after `finish()`).
+    func files(listing word: UnsafeBufferPointer<UInt8>) -> ArraySlice<Int32> {
+        guard let index = words.index(of: word) else { return [] }
+        return files[starts[index]..<starts[index + 1]]
     }
 
     private mutating func list(_ word: UnsafeBufferPointer<UInt8>, in file: Int32) {
-        let (index, inserted) = words.insert(word, ())
-        if inserted { files.append([]) }
-        if files[index].last != file { files[index].append(file) }
+        let (index, inserted) = words.insert(word, file)
+        if !inserted {
+            guard words.value(at: index) != file else { return }
+            words.setValue(file, at: index)
+        }
+        listedWords.append(Int32(truncatingIfNeeded: index))
+        listedFiles.append(file)
     }
 
     /// A token's bytes without the backticks of `` `default` ``.
@@ -58,6 +86,16 @@ struct DeclaringFiles {
         return UnsafeBufferPointer(rebasing: bytes[range])
     }
 
+    /// `{`, `:`, `=`, `;`, `where` or a new line.
+    @inline(__always)
+    private static func endsTypeName(_ token: Token) -> Bool {
+        switch token.kind {
+        case .leftBrace, .colon, .equal, .semicolon, .endOfFile: return true
+        default: return token.word == .where || token.flags.contains(.atStartOfLine)
+        }
+    }
+
+    @inline(__always)
     private static func precedesName(_ word: Word) -> Bool {
         switch word {
         case .let, .var, .func, .case: return true
@@ -65,6 +103,7 @@ struct DeclaringFiles {
         }
     }
 
+    @inline(__always)
     private static func startsTypeName(_ word: Word) -> Bool {
         switch word {
         case .struct, .class, .enum, .protocol, .actor, .extension, .typealias, .associatedtype: return true

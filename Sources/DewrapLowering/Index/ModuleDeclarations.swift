@@ -94,6 +94,7 @@ public final class ModuleSources: Sendable {
                 for (position, source) in dependencies.enumerated() {
                     declaring.add(source, tokens: Lexer.lex(source).tokens, position: count + position)
                 }
+                declaring.finish()
                 growing = GrowingDeclarations(moduleFiles: count, declaring: declaring, dependencies: dependencies)
             }
             for word in words {
