@@ -88,7 +88,9 @@ public final class ModuleSources: Sendable {
                     guard let source = file(index) else { continue }
                     let lexed = Lexer.lex(source)
                     declaring.add(source, tokens: lexed.tokens, position: index)
-                    lexedFiles.withLock { $0.keep(lexed, of: source, position: index) }
+                    // Kept for a file lowering will lex (one that may name a wrapper): most files of an
+                    // app are copied unlexed, and keeping theirs nearly doubled home-assistant's peak memory.
+                    if mayHaveWrapperAttribute(source) { lexedFiles.withLock { $0.keep(lexed, of: source, position: index) } }
                 }
                 let dependencies = readDependencies()
                 for (position, source) in dependencies.enumerated() {
@@ -197,10 +199,10 @@ private struct GrowingDeclarations {
 
 /// The tokens of the module's files as the declarations' first read lexed them, kept up to a
 /// budget for the files' lowering (`ModuleSources.takeLexed`) and for a parse of their
-/// declarations: lexing was a third of home-assistant's in-place run, most files lexed two or
+/// declarations: lexing was a third of home-assistant's in-place run, many files lexed two or
 /// three times.
 private struct LexedFiles {
-    /// 16 MiB of tokens: all of home-assistant's (9.9 MB of source, 1.2 million tokens).
+    /// 16 MiB of tokens: more than home-assistant's files that name a wrapper have.
     static let budget = 16 << 20
 
     private var byPosition: [Int: (source: [UInt8], lexed: LexedSource)] = [:]
