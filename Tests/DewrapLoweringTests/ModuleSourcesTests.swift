@@ -99,6 +99,16 @@ struct ModuleSourcesTests {
 
     /// Where a declaration's name can stand, with comments between, on later lines, after a
     /// comma of a binding list, in backticks and in an extended type's dotted name.
+    /// A raw identifier (SE-0451) is listed and asked by its whole spelling, not its last word
+    /// (swift-collections declares ``let `^(…)[.]RigidArray<.+>$ formatter` = …``).
+    @Test func aRawIdentifierIsAskedWhole() {
+        let declaring = Array("let `a formatter` = 1\n".utf8)
+        let other = Array("let formatter = 2\n".utf8)
+        let module = ModuleSources([other, declaring])
+        #expect(module.value("`a formatter`", of: "") == .some("Int"))
+        #expect(module.value("formatter", of: "") == .some("Int"))
+    }
+
     @Test func theFilesThatMayDeclareANameListIt() {
         let source = Array(
             """
@@ -111,7 +121,7 @@ struct ModuleSourcesTests {
             }
             final class Café: NSObject {}
             typealias Alias = Int
-            let used = print(absent)
+            let used = print(absent, label: 1), (tuple, pair) = (f(x, y), [z, w]), last: Int = 0
 
             """.utf8)
         var declaring = DeclaringFiles()
@@ -119,12 +129,12 @@ struct ModuleSourcesTests {
         declaring.add(Array("let second = 2, Alias = 3".utf8), tokens: Lexer.lex(Array("let second = 2, Alias = 3".utf8)).tokens, position: 9)
         declaring.finish()
         func files(_ word: String) -> [Int32] { Array(word.utf8).withUnsafeBufferPointer { Array(declaring.files(listing: $0)) } }
-        for word in ["Outer", "Inner", "default", "third", "fourth", "fifth", "Café", "used"] {
+        for word in ["Outer", "Inner", "default", "third", "fourth", "fifth", "Café", "used", "last"] {
             #expect(files(word) == [7], "\(word)")
         }
         #expect(files("second") == [7, 9])
         #expect(files("Alias") == [7, 9])
-        for word in ["Sendable", "absent", "print", "static", "Int"] {
+        for word in ["Sendable", "absent", "label", "print", "static", "Int", "pair", "y", "w"] {
             #expect(files(word) == [], "\(word)")
         }
     }

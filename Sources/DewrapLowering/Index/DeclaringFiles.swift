@@ -1,11 +1,12 @@
 import DewrapSyntax
 
 /// Which files of a module may declare a name, read off their tokens: every word that stands
-/// where a declaration's name can (after `let`, `var`, `func`, `case` or a `,`, and every word of
-/// a type's name, from `struct`, `class`, `enum`, `protocol`, `actor`, `extension`, `typealias`
-/// or `associatedtype` to the `{`, `:`, `=`, `;`, `where` or line break after it). Many more
-/// words stand there than are declared (every argument after a comma), never fewer: a file that
-/// declares a name the module's declarations hold has it listed here. So the declarations are
+/// where a declaration's name can (after `let`, `var`, `func` or `case`; after a `,` at the
+/// bracket depth of a `let`, `var` or `case` before it, which may start the next binding or case;
+/// and every word of a type's name, from `struct`, `class`, `enum`, `protocol`, `actor`,
+/// `extension`, `typealias` or `associatedtype` to the `{`, `:`, `=`, `;`, `where` or line break
+/// after it). More words stand there than are declared, never fewer: a file that declares a name
+/// the module's declarations hold has it listed here. So the declarations are
 /// parsed from the files that list the word asked (`ModuleSources`), not from all of them.
 struct DeclaringFiles {
     /// The words listed, each with the last file that listed it.
@@ -26,6 +27,11 @@ struct DeclaringFiles {
                 var namingFrom = 0
                 var previous = TokenKind.endOfFile
                 var previousWord = Word.none
+                // By bracket depth: whether a `let`, `var` or `case` stood at that depth (a `,` there
+                // may start another binding or case; one inside brackets opened since, an argument's,
+                // may not).
+                var bindingLists = [false]
+                var commaStartsName = false
                 for index in tokens.indices {
                     let token = tokens[index]
                     defer {
@@ -33,13 +39,30 @@ struct DeclaringFiles {
                         previousWord = token.word
                     }
                     if naming && index > namingFrom && Self.endsTypeName(token) { naming = false }
-                    guard token.kind == .identifier || token.kind == .keyword else { continue }
-                    if naming || previous == .comma || Self.precedesName(previousWord) {
+                    switch token.kind {
+                    case .leftParen, .leftSquare, .leftBrace, .interpolationStart:
+                        bindingLists.append(false)
+                        continue
+                    case .rightParen, .rightSquare, .rightBrace, .interpolationEnd:
+                        if bindingLists.count > 1 { bindingLists.removeLast() }
+                        continue
+                    case .comma:
+                        commaStartsName = bindingLists[bindingLists.count - 1]
+                        continue
+                    case .identifier, .keyword:
+                        break
+                    default:
+                        continue
+                    }
+                    if naming || (previous == .comma && commaStartsName) || Self.precedesName(previousWord) {
                         list(Self.name(token, in: bytes), in: file)
                     }
-                    if Self.startsTypeName(token.word) {
+                    switch token.word {
+                    case .let, .var, .case: bindingLists[bindingLists.count - 1] = true
+                    case let word where Self.startsTypeName(word):
                         naming = true
                         namingFrom = index
+                    default: break
                     }
                 }
             }

@@ -79,8 +79,12 @@ public final class ModuleSources: Sendable {
         }
     }
 
-    /// Asks `question` of the declarations, once every file that may declare one of `words` is read.
-    private func declarations<Answer>(spelling words: String..., question: (ModuleDeclarations) -> Answer) -> Answer {
+    /// Asks `question` of the declarations, once every file that may declare `name` is read: of
+    /// them, with an `owner` (not `""`, a global's), only those that may declare the type or an
+    /// extension of it too (a member is declared in its type's body or an extension).
+    private func declarations<Answer>(
+        declaring name: String, in owner: String = "", question: (ModuleDeclarations) -> Answer
+    ) -> Answer {
         growing.withLock { growing in
             if growing == nil {
                 var declaring = DeclaringFiles()
@@ -99,11 +103,9 @@ public final class ModuleSources: Sendable {
                 declaring.finish()
                 growing = GrowingDeclarations(moduleFiles: count, declaring: declaring, dependencies: dependencies)
             }
-            for word in words {
-                growing!.read(declaring: word) { position in
-                    if let kept = lexedFiles.withLock({ $0.kept(position) }) { return kept }
-                    return file(position).map { ($0, nil) }
-                }
+            growing!.read(declaring: owner.isEmpty ? [name] : [name, owner]) { position in
+                if let kept = lexedFiles.withLock({ $0.kept(position) }) { return kept }
+                return file(position).map { ($0, nil) }
             }
             return question(growing!.declarations)
         }
@@ -117,42 +119,43 @@ public final class ModuleSources: Sendable {
 
     /// The kind of the module's type named `name` (`.some(nil)`: more than one declares it), nil for none.
     func type(named name: String) -> TypeKind?? {
-        declarations(spelling: name) { $0.type(named: name) }
+        declarations(declaring: name) { $0.type(named: name) }
     }
 
     /// Whether a file of the module declares a type, typealias or associated type named `name`.
     func declaresType(named name: String) -> Bool {
-        declarations(spelling: name) { $0.declaresType(named: name) }
+        declarations(declaring: name) { $0.declaresType(named: name) }
     }
 
     /// Whether the case `name` of the module's enum `owner` has a payload; nil if it has no such case.
     func enumCase(_ name: String, of owner: String) -> Bool? {
-        declarations(spelling: owner) { $0.enumCase(name, of: owner) }
+        declarations(declaring: owner) { $0.enumCase(name, of: owner) }
     }
 
     /// The type of the static member (owner `""`: the global) `name`: `.some(nil)` when it is not certain.
     func value(_ name: String, of owner: String) -> String?? {
-        declarations(spelling: name) { $0.value(name, of: owner) }
+        declarations(declaring: name, in: owner) { $0.value(name, of: owner) }
     }
 
     /// The type of the instance property `name` of the module's type `owner`.
     func instanceValue(_ name: String, of owner: String) -> String?? {
-        declarations(spelling: name, owner) { $0.instanceValue(name, of: owner) }
+        // The module's type `owner` is asked of too: the files that list it hold its members.
+        declarations(declaring: owner) { $0.instanceValue(name, of: owner) }
     }
 
     /// The return type of the static (owner `""`: global) function `name`.
     func function(_ name: String, of owner: String) -> String?? {
-        declarations(spelling: name) { $0.function(name, of: owner) }
+        declarations(declaring: name, in: owner) { $0.function(name, of: owner) }
     }
 
     /// Whether some type of the module declares a static member or function named `name`.
     func declaresStaticMember(named name: String) -> Bool {
-        declarations(spelling: name) { $0.declaresStaticMember(named: name) }
+        declarations(declaring: name) { $0.declaresStaticMember(named: name) }
     }
 
     /// The type of the `EnvironmentValues` member `name` declared in a file of the module.
     func environmentValue(_ name: String) -> String?? {
-        declarations(spelling: name) { $0.environmentValue(name) }
+        declarations(declaring: name, in: "EnvironmentValues") { $0.environmentValue(name) }
     }
 }
 
@@ -165,7 +168,7 @@ private struct GrowingDeclarations {
     private let declaring: DeclaringFiles
     private let dependencies: [[UInt8]]
     private var read: [Bool]
-    private var asked = Set<String>()
+    private var asked = Set<[String]>()
 
     init(moduleFiles: Int, declaring: DeclaringFiles, dependencies: [[UInt8]]) {
         self.moduleFiles = moduleFiles
@@ -174,26 +177,56 @@ private struct GrowingDeclarations {
         read = Array(repeating: false, count: moduleFiles + dependencies.count)
     }
 
-    /// Reads every file not read yet that may declare the name of `key` (its last word:
-    /// `Outer.Inner` is declared where `Inner` is), all of them for a key without one (`+`),
-    /// `file(i)` giving the module's files (with their tokens, if kept).
-    mutating func read(declaring key: String, from file: (Int) -> (source: [UInt8], lexed: LexedSource?)?) {
-        guard asked.insert(key).inserted else { return }
-        let bytes = Array(key.utf8)
-        let positions: [Int]
-        if let end = bytes.lastIndex(where: isNameByte) {
-            let start = bytes[..<end].lastIndex(where: { !isNameByte($0) }).map { $0 + 1 } ?? 0
-            positions = bytes[start...end].withUnsafeBufferPointer { declaring.files(listing: $0) }.map { Int($0) }
-        } else {
-            positions = Array(read.indices)
+    /// Reads every file not read yet that may declare each of `keys`, by their last words
+    /// (`Outer.Inner` is declared where `Inner` is); a key without one (`+`) is no condition.
+    /// `file(i)` gives the module's files (with their tokens, if kept).
+    mutating func read(declaring keys: [String], from file: (Int) -> (source: [UInt8], lexed: LexedSource?)?) {
+        guard asked.insert(keys).inserted else { return }
+        var positions: [Int]?
+        for key in keys {
+            guard let word = Self.lastWord(of: key) else { continue }
+            let listing = word.withUnsafeBufferPointer { declaring.files(listing: $0) }.map { Int($0) }
+            positions = positions.map { Self.intersection($0, listing) } ?? listing
         }
-        for position in positions where !read[position] {
+        for position in positions ?? Array(read.indices) where !read[position] {
             read[position] = true
             guard let (source, lexed) = position < moduleFiles ? file(position) : (dependencies[position - moduleFiles], nil) else {
                 continue
             }
             declarations.add(source, lexed: lexed, position: position, dependency: position >= moduleFiles)
         }
+    }
+
+    /// The word `DeclaringFiles` lists a declaration of `key` by: its last name, without the
+    /// backticks of `` `default` `` or of a raw identifier (`` `a b` ``, SE-0451), whole.
+    private static func lastWord(of key: String) -> [UInt8]? {
+        let bytes = Array(key.utf8)
+        let backtick = UInt8(ascii: "`")
+        if bytes.count > 2, bytes.last == backtick, let open = bytes.dropLast().lastIndex(of: backtick), open < bytes.count - 2 {
+            return Array(bytes[(open + 1)..<(bytes.count - 1)])
+        }
+        guard let end = bytes.lastIndex(where: isNameByte) else { return nil }
+        let start = bytes[..<end].lastIndex(where: { !isNameByte($0) }).map { $0 + 1 } ?? 0
+        return Array(bytes[start...end])
+    }
+
+    /// The positions in both increasing lists.
+    private static func intersection(_ a: [Int], _ b: [Int]) -> [Int] {
+        var both: [Int] = []
+        var i = 0
+        var j = 0
+        while i < a.count && j < b.count {
+            if a[i] < b[j] {
+                i += 1
+            } else if a[i] > b[j] {
+                j += 1
+            } else {
+                both.append(a[i])
+                i += 1
+                j += 1
+            }
+        }
+        return both
     }
 }
 
