@@ -33,7 +33,7 @@ struct ModuleDeclarationsParsingTests {
             let source = try [UInt8](Data(contentsOf: url))
             let stepping = ModuleDeclarations(reading: [source], dependencies: [], bodies: .declarationsOnly)
             let lowering = ModuleDeclarations(reading: [source], dependencies: [], bodies: .skippingPlain)
-            #expect(stepping == lowering, "\(url.path)")
+            #expect(ModuleSourcesTests.sameAnswers(stepping, lowering), "\(url.path)")
             compared += 1
         }
         #expect(compared == Self.files.count)
@@ -44,7 +44,7 @@ struct ModuleDeclarationsParsingTests {
         let sources = try Self.files.prefix(40).map { try [UInt8](Data(contentsOf: $0)) }
         let stepping = ModuleDeclarations(reading: [], dependencies: sources, bodies: .declarationsOnly)
         let lowering = ModuleDeclarations(reading: [], dependencies: sources, bodies: .skippingPlain)
-        #expect(stepping == lowering)
+        #expect(ModuleSourcesTests.sameAnswers(stepping, lowering))
     }
 
     /// What the mode is for: bodies lowering parses whole (an initializer's, one holding an
@@ -69,6 +69,7 @@ struct ModuleDeclarationsParsingTests {
         let declarations = ModuleDeclarations(reading: [source], dependencies: [], bodies: .declarationsOnly)
         #expect(declarations.value("shared", of: "Store") == .some("Store"))
         #expect(declarations.instanceValue("level", of: "Store") == .some("Int"))
-        #expect(declarations == ModuleDeclarations(reading: [source], dependencies: [], bodies: .skippingPlain))
+        let lowering = ModuleDeclarations(reading: [source], dependencies: [], bodies: .skippingPlain)
+        #expect(ModuleSourcesTests.sameAnswers(declarations, lowering))
     }
 }

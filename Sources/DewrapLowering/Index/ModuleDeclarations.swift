@@ -103,11 +103,11 @@ public final class ModuleSources: Sendable {
                 declaring.finish()
                 growing = GrowingDeclarations(moduleFiles: count, declaring: declaring, dependencies: dependencies)
             }
-            growing!.read(declaring: owner.isEmpty ? [name] : [name, owner]) { position in
+            let declarations = growing!.read(declaring: owner.isEmpty ? [name] : [name, owner]) { position in
                 if let kept = lexedFiles.withLock({ $0.kept(position) }) { return kept }
                 return file(position).map { ($0, nil) }
             }
-            return question(growing!.declarations)
+            return question(declarations)
         }
     }
 
@@ -162,50 +162,61 @@ public final class ModuleSources: Sendable {
 /// The module's declarations as far as they have been read: the files that may declare the
 /// words asked so far (`ModuleSources`), the dependencies' among them.
 private struct GrowingDeclarations {
-    private(set) var declarations = ModuleDeclarations()
+    /// By position: the module's files, then the dependencies'.
+    private var files: [Int: ModuleDeclarations.File] = [:]
     private let moduleFiles: Int
-    /// The module's files, then the dependencies'.
     private let declaring: DeclaringFiles
     private let dependencies: [[UInt8]]
-    private var read: [Bool]
-    private var asked = Set<[String]>()
+    /// By the keys asked: the declarations of the files that may declare them.
+    private var asked: [[String]: ModuleDeclarations] = [:]
 
     init(moduleFiles: Int, declaring: DeclaringFiles, dependencies: [[UInt8]]) {
         self.moduleFiles = moduleFiles
         self.declaring = declaring
         self.dependencies = dependencies
-        read = Array(repeating: false, count: moduleFiles + dependencies.count)
     }
 
-    /// Reads every file not read yet that may declare each of `keys`, by their last words
-    /// (`Outer.Inner` is declared where `Inner` is); a key without one (`+`) is no condition.
-    /// `file(i)` gives the module's files (with their tokens, if kept).
-    mutating func read(declaring keys: [String], from file: (Int) -> (source: [UInt8], lexed: LexedSource?)?) {
-        guard asked.insert(keys).inserted else { return }
+    /// The declarations of the files that may declare each of `keys`, by their last words
+    /// (`Outer.Inner` is declared where `Inner` is; a key without one, `+`, is no condition), each
+    /// file read on first need. `file(i)` gives the module's files (with their tokens, if kept).
+    /// A file that declares a name lists it, so these are all the files an answer depends on.
+    mutating func read(
+        declaring keys: [String], from file: (Int) -> (source: [UInt8], lexed: LexedSource?)?
+    ) -> ModuleDeclarations {
+        if let known = asked[keys] { return known }
         var positions: [Int]?
         for key in keys {
             guard let word = Self.lastWord(of: key) else { continue }
             let listing = word.withUnsafeBufferPointer { declaring.files(listing: $0) }.map { Int($0) }
             positions = positions.map { Self.intersection($0, listing) } ?? listing
         }
-        for position in positions ?? Array(read.indices) where !read[position] {
-            read[position] = true
+        var declarations = ModuleDeclarations()
+        for position in positions ?? Array(0..<(moduleFiles + dependencies.count)) {
+            if let read = files[position] {
+                declarations.files.append(read)
+                continue
+            }
             guard let (source, lexed) = position < moduleFiles ? file(position) : (dependencies[position - moduleFiles], nil) else {
                 continue
             }
             declarations.add(source, lexed: lexed, position: position, dependency: position >= moduleFiles)
+            files[position] = declarations.files.last
         }
+        asked[keys] = declarations
+        return declarations
     }
 
     /// The word `DeclaringFiles` lists a declaration of `key` by: its last name, without the
-    /// backticks of `` `default` `` or of a raw identifier (`` `a b` ``, SE-0451), whole.
+    /// backticks of `` `default` `` or of a raw identifier (`` `a b` ``, SE-0451), whole; nil for
+    /// an operator, or a name of non-ASCII letters only (no condition: every file is read).
     private static func lastWord(of key: String) -> [UInt8]? {
         let bytes = Array(key.utf8)
         let backtick = UInt8(ascii: "`")
         if bytes.count > 2, bytes.last == backtick, let open = bytes.dropLast().lastIndex(of: backtick), open < bytes.count - 2 {
             return Array(bytes[(open + 1)..<(bytes.count - 1)])
         }
-        guard let end = bytes.lastIndex(where: isNameByte) else { return nil }
+        // An operator (`+`, `≈`) is not a word `DeclaringFiles` lists: every file may declare it.
+        guard bytes.contains(where: isASCIINameByte), let end = bytes.lastIndex(where: isNameByte) else { return nil }
         let start = bytes[..<end].lastIndex(where: { !isNameByte($0) }).map { $0 + 1 } ?? 0
         return Array(bytes[start...end])
     }
@@ -274,19 +285,28 @@ private struct LexedFiles {
 /// The declarations of a module's files that initial values can name (SPEC Decision 5, revised:
 /// "the other files of the module"), shared by the files lowered on several threads.
 ///
-/// Each file's declarations are resolved in that file (a static `let shared = Store()` becomes
-/// `Store` there); private and fileprivate ones are left out (other files cannot name them). A
-/// name declared by two files, or twice in one, is uncertain (an entry of nil). The dependencies'
-/// (`--wrapper-sources`, other modules) public declarations count under the names the module
-/// does not declare.
-struct ModuleDeclarations: Sendable, Equatable {
-    private(set) var own = DeclarationTables()
-    private(set) var dependencies = DeclarationTables()
+/// Each file's declarations are resolved in that file (a static `let shared = Store()` is a
+/// `Store` there), when asked; private and fileprivate ones are left out (other files cannot name
+/// them). A name declared by two files, or twice in one, is uncertain (an entry of nil). The
+/// dependencies' (`--wrapper-sources`, other modules) public declarations count under the names
+/// the module does not declare.
+struct ModuleDeclarations: Sendable {
+    /// A file read: its parse (its declarations indexed on first question, `declarationIndex`) and
+    /// its position among the module's files, then the dependencies'. Unchecked: a module's files
+    /// are asked about under `ModuleSources`' lock only, so one thread at a time makes and reads
+    /// their indexes.
+    struct File: @unchecked Sendable {
+        let context: SourceContext
+        let position: Int
+        let dependency: Bool
+    }
+
+    fileprivate(set) var files: [File] = []
 
     init() {}
 
     /// Reads the declarations of every file in `sources`, then the public ones of `dependencies`:
-    /// the declarations `ModuleSources` reads on demand, all at once (for tests).
+    /// the declarations `ModuleSources` reads on demand, all at once.
     init(reading sources: [[UInt8]], dependencies: [[UInt8]], bodies: BodyParsing = .declarationsOnly) {
         for (position, source) in sources.enumerated() { add(source, position: position, dependency: false, bodies: bodies) }
         for (position, source) in dependencies.enumerated() {
@@ -294,125 +314,135 @@ struct ModuleDeclarations: Sendable, Equatable {
         }
     }
 
-    /// Reads the declarations of one file, the `position`th of the module's files and then the
-    /// dependencies' (where two declare an enum's cases, the later one's count, as the compiler
-    /// reports the other).
+    /// Parses one file, the `position`th of the module's files and then the dependencies'.
     mutating func add(
         _ source: [UInt8], lexed: LexedSource? = nil, position: Int, dependency: Bool, bodies: BodyParsing = .declarationsOnly
     ) {
         let context = SourceContext(bytes: source, tree: Parser.parse(source, lexed: lexed ?? Lexer.lex(source), bodies: bodies))
-        if dependency {
-            dependencies.add(context, position: position, publicOnly: true)
-        } else {
-            own.add(context, position: position, publicOnly: false)
-        }
+        files.append(File(context: context, position: position, dependency: dependency))
     }
 
-    // The module's own declarations win: an import's name is shadowed by the module's.
+    // The module's own declarations win: an import's name is shadowed by the module's. Of a
+    // dependency's, only what is `public` or `open` counts.
 
     func type(named name: String) -> TypeKind?? {
-        own.types[name] ?? dependencies.types[name]
+        unique(dependency: false) { $0.types[name] }
+            ?? unique(dependency: true) { $0.publicTypes.contains(name) ? $0.types[name] : nil }
     }
 
     func declaresType(named name: String) -> Bool {
-        type(named: name) != nil || own.otherTypeNames.contains(name) || dependencies.otherTypeNames.contains(name)
+        type(named: name) != nil || files.contains { $0.context.declarationIndex.otherTypeNames.contains(name) }
     }
 
+    /// Where two files declare cases of an enum of one name, the later one's (the compiler reports
+    /// the other, and the type's name is uncertain).
     func enumCase(_ name: String, of owner: String) -> Bool? {
-        if let cases = own.cases[owner] { return cases.members[name] }
-        guard own.types[owner] == nil else { return nil }
-        return dependencies.cases[owner]?.members[name]
+        func cases(dependency: Bool) -> [String: Bool]? {
+            files.filter { file in
+                let index = file.context.declarationIndex
+                return file.dependency == dependency && !(index.cases[owner]?.isEmpty ?? true)
+                    && (!dependency || index.publicTypes.contains(owner))
+            }.max { $0.position < $1.position }?.context.declarationIndex.cases[owner]
+        }
+        if let cases = cases(dependency: false) { return cases[name] }
+        guard !declaresOwnType(owner) else { return nil }
+        return cases(dependency: true)?[name]
     }
 
     func value(_ name: String, of owner: String) -> String?? {
-        own.values[owner]?[name] ?? dependencies.values[owner]?[name]
+        member(name, of: owner, in: \.values) { $0.resolvedType(of: $1) }
     }
 
     /// A type the module does not declare takes its instance properties from the dependency that
     /// declares some, even where the module's own extensions declare others.
     func instanceValue(_ name: String, of owner: String) -> String?? {
-        if own.types[owner] == nil, let members = dependencies.instanceValues[owner] { return members[name] }
-        return own.instanceValues[owner]?[name]
+        let fromDependency =
+            !declaresOwnType(owner)
+            && files.contains { file in
+                file.dependency && (file.context.declarationIndex.instanceValues[owner]?.values.contains { $0?.isPublic == true } ?? false)
+            }
+        return member(name, of: owner, in: \.instanceValues, sides: fromDependency ? [true] : [false]) { $0.resolvedType(of: $1) }
     }
 
     func function(_ name: String, of owner: String) -> String?? {
-        own.functions[owner]?[name] ?? dependencies.functions[owner]?[name]
+        member(name, of: owner, in: \.functions) { $0.resolvedReturnType(of: $1) }
     }
 
     func declaresStaticMember(named name: String) -> Bool {
-        [own, dependencies].contains { tables in
-            tables.values.contains { $0.key != "" && $0.value[name] != nil }
-                || tables.functions.contains { $0.key != "" && $0.value[name] != nil }
+        files.contains { file in
+            let index = file.context.declarationIndex
+            func counts(_ entry: (isPrivate: Bool, isPublic: Bool)?) -> Bool {
+                file.dependency ? entry?.isPublic == true : !(entry?.isPrivate ?? false)
+            }
+            return index.values.contains { owner, members in
+                owner != "" && members[name].map { counts($0.map { ($0.isPrivate, $0.isPublic) }) } == true
+            }
+                || index.functions.contains { owner, members in
+                    owner != "" && members[name].map { counts($0.map { ($0.isPrivate, $0.isPublic) }) } == true
+                }
         }
     }
 
+    /// All of one type, or uncertain.
     func environmentValue(_ name: String) -> String?? {
-        own.environmentValues[name] ?? dependencies.environmentValues[name]
+        func declared(dependency: Bool) -> String?? {
+            var types = Set<String>()
+            for file in files where file.dependency == dependency {
+                for member in environmentValuesMembers(in: file.context) where file.context.text(member.name) == name {
+                    types.insert(typeText(typeTokens(file.context.text(member.type))))
+                }
+            }
+            return types.isEmpty ? nil : .some(types.count == 1 ? types.first : nil)
+        }
+        return declared(dependency: false) ?? declared(dependency: true)
+    }
+
+    private func declaresOwnType(_ name: String) -> Bool {
+        files.contains { !$0.dependency && $0.context.declarationIndex.types[name] != nil }
+    }
+
+    /// The entry of one side's files (the module's or the dependencies'): nil when none has one,
+    /// `.some(nil)` when more than one has.
+    private func unique<Entry>(dependency: Bool, _ entry: (DeclarationIndex) -> Entry??) -> Entry?? {
+        var found: Entry?? = nil
+        for file in files where file.dependency == dependency {
+            guard let own = entry(file.context.declarationIndex) else { continue }
+            if found != nil { return .some(nil) }
+            found = .some(own)
+        }
+        return found
+    }
+
+    /// The resolved type of the member `name` of `owner` in `table` of the module's files, else of
+    /// the dependencies' (`sides`); its declaration is resolved in its own file.
+    private func member<Entry: DeclarationEntry>(
+        _ name: String, of owner: String, in table: KeyPath<DeclarationIndex, [String: [String: Entry?]]>,
+        sides: [Bool] = [false, true], resolved: (SourceContext, Entry) -> String?
+    ) -> String?? {
+        for dependency in sides {
+            var found: (File, Entry?)?
+            var count = 0
+            for file in files where file.dependency == dependency {
+                guard let members = file.context.declarationIndex[keyPath: table][owner], let entry = members[name] else { continue }
+                guard dependency ? entry?.isPublic == true : !(entry?.isPrivate ?? false) else { continue }
+                count += 1
+                found = (file, entry)
+            }
+            guard let (file, entry) = found else { continue }
+            return count > 1 ? .some(nil) : .some(entry.flatMap { resolved(file.context, $0) })
+        }
+        return nil
     }
 }
 
-/// One set of files' declarations: the module's own, or its dependencies' public ones.
-struct DeclarationTables: Sendable, Equatable {
-    /// Types by simple name (non-extension declarations), with their kind.
-    var types: [String: TypeKind?] = [:]
-    /// Enum cases by enum name, then case name: whether the case has a payload; with the position
-    /// of the file that declares them.
-    var cases: [String: (position: Int, members: [String: Bool])] = [:]
-    /// Static members by owner (`""` for globals), then name: the member's type.
-    var values: [String: [String: String?]] = [:]
-    /// Instance properties of the module's non-generic types, by owner then name: their type.
-    var instanceValues: [String: [String: String?]] = [:]
-    /// Static and global functions by owner, then name: the written return type.
-    var functions: [String: [String: String?]] = [:]
-    /// Members of `extension EnvironmentValues` (computed or `@Entry`) with their written type.
-    var environmentValues: [String: String?] = [:]
-    /// The type names `types` does not hold: typealiases, associated types, types nested in generic
-    /// types. Where one of these or of `types` is an SDK type's name, a file of the module may mean
-    /// the module's own, so the SDK catalog is not asked about it (`SDKStaticMemberCatalog`).
-    var otherTypeNames: Set<String> = []
-
-    static func == (a: Self, b: Self) -> Bool {
-        a.types == b.types && a.cases.mapValues(\.members) == b.cases.mapValues(\.members) && a.values == b.values
-            && a.instanceValues == b.instanceValues && a.functions == b.functions
-            && a.environmentValues == b.environmentValues && a.otherTypeNames == b.otherTypeNames
-    }
-
-    /// `publicOnly`: a dependency's file, of which only what is `public` or `open` can be named.
-    mutating func add(_ context: SourceContext, position: Int, publicOnly: Bool) {
-        let file = context.declarationIndex
-        for (name, kind) in file.types where !publicOnly || file.publicTypes.contains(name) {
-            types.withUniqueEntry(kind, named: name)
-        }
-        for (owner, members) in file.cases where !members.isEmpty && (!publicOnly || file.publicTypes.contains(owner)) {
-            // An enum's cases are all in its one declaration: a second one makes the type unknown above.
-            if cases[owner].map({ $0.position < position }) ?? true { cases[owner] = (position, members) }
-        }
-        for (owner, members) in file.values {
-            for (name, value) in members where !(value?.isPrivate ?? false) && (!publicOnly || value?.isPublic == true) {
-                let type = value.flatMap { context.resolvedType(of: $0) }
-                values[owner, default: [:]].withUniqueEntry(type, named: name)
-            }
-        }
-        for (owner, members) in file.instanceValues {
-            for (name, value) in members where !(value?.isPrivate ?? false) && (!publicOnly || value?.isPublic == true) {
-                let type = value.flatMap { context.resolvedType(of: $0) }
-                instanceValues[owner, default: [:]].withUniqueEntry(type, named: name)
-            }
-        }
-        for (owner, members) in file.functions {
-            for (name, function) in members where !(function?.isPrivate ?? false) && (!publicOnly || function?.isPublic == true) {
-                let type = function.flatMap { context.resolvedReturnType(of: $0) }
-                functions[owner, default: [:]].withUniqueEntry(type, named: name)
-            }
-        }
-        otherTypeNames.formUnion(file.otherTypeNames)
-        for member in environmentValuesMembers(in: context) {
-            let name = context.text(member.name)
-            let type = typeText(typeTokens(context.text(member.type)))
-            environmentValues[name] = environmentValues[name] == nil || environmentValues[name] == .some(type) ? .some(type) : .some(nil)
-        }
-    }
+/// What `ModuleDeclarations` reads of a value's or a function's declaration.
+protocol DeclarationEntry {
+    var isPrivate: Bool { get }
+    var isPublic: Bool { get }
 }
+
+extension DeclarationIndex.Value: DeclarationEntry {}
+extension DeclarationIndex.Function: DeclarationEntry {}
 
 extension WrapperShapes {
     /// The wrappers declared in any file of a module: known in all of its files, as a wrapper
