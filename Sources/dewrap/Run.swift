@@ -169,6 +169,10 @@ func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
     let projectionsByJob = relowered
     let lowered = waiting
     let finished = done
+    // What the run holds is left for the exit to free: its module's parsed files and kept bytes and
+    // the first pass's results are some hundred thousand objects, which freeing one by one cost
+    // home-assistant's run 19M instructions (2.7%) on its way out.
+    defer { keepUntilExit(module, kept, lowered) }
     concurrentForEach(jobs.count, threads: threads) { index in
         guard !finished[index] else { return }
         let job = jobs[index]
@@ -312,4 +316,14 @@ private func write(_ result: [UInt8], for job: Job) throws(FileError) {
     case .comparison:
         preconditionFailure("a comparison writes nothing")
     }
+}
+
+/// Keeps `values` from being freed: the process ends soon after, and the system takes its memory
+/// back at once.
+private func keepUntilExit(_ values: Any...) {
+    final class Kept {
+        let values: [Any]
+        init(_ values: [Any]) { self.values = values }
+    }
+    _ = Unmanaged.passRetained(Kept(values))
 }
