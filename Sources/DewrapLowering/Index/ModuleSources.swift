@@ -3,10 +3,10 @@ import Synchronization
 
 /// The files of a module that one run reads (issue 21). Their declarations are read on demand,
 /// for the names a question asks: the first question lexes every file to list where each may
-/// declare a name (`DeclaringFiles`); asking for `Store.shared` then parses and indexes only the
-/// files that may declare `shared`. Every file that can bear on an answer is read, so the answer
-/// is the one all files would give (a test compares the two). A run whose files never name
-/// another file's declaration reads none of them.
+/// declare a name (`DeclaringFiles`); asking for `Store.shared` then parses only the files that
+/// may declare both `Store` and `shared`. Every file that can bear on an answer is read, so the
+/// answer is the one all files would give (a test compares the two). A run whose files never
+/// name another file's declaration reads none of them.
 public final class ModuleSources: Sendable {
     private let count: Int
     private let file: @Sendable (Int) -> [UInt8]?
@@ -132,7 +132,8 @@ public final class ModuleSources: Sendable {
 
     /// The type of the instance property `name` of the module's type `owner`.
     func instanceValue(_ name: String, of owner: String) -> String?? {
-        // The module's type `owner` is asked of too: the files that list it hold its members.
+        // By `owner` alone: a file that declares one of its members lists it, as does one that
+        // declares the type (which decides whether a dependency's members count).
         declarations(declaring: owner) { $0.instanceValue(name, of: owner) }
     }
 
