@@ -79,6 +79,7 @@ func readModuleIndex(_ path: String, moduleSources: [String]) throws(FileError) 
     let header = Array("// dewrap module index, format 3,".utf8)
     guard bytes.starts(with: header) else { throw stale }
     let module = Array("// module ".utf8)
+    let wrapper = Array("wrapper".utf8)
     var entries: [String: ModuleIndexEntry] = [:]
     entries.reserveCapacity(moduleSources.count)
     var lineStart = 0
@@ -87,27 +88,48 @@ func readModuleIndex(_ path: String, moduleSources: [String]) throws(FileError) 
         while lineEnd < bytes.count && bytes[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
         defer { lineStart = lineEnd + 1 }
         guard bytes[lineStart..<lineEnd].starts(with: module) else { continue }
-        // Six fields after `// module `, separated by one space each; the path is the rest.
-        var fields: [ArraySlice<UInt8>] = []
+        // Six fields after `// module `, separated by one space each; the path is the rest. Their
+        // bounds only: an array of slices a line, and Strings split from them, cost a build step
+        // more than lowering its file.
+        var ends = (0, 0, 0, 0, 0)
+        var found = 0
         var fieldStart = lineStart + module.count
         var index = fieldStart
-        while fields.count < 5 && index < lineEnd {
+        while found < 5 && index < lineEnd {
             if bytes[index] == UInt8(ascii: " ") {
-                fields.append(bytes[fieldStart..<index])
+                switch found {
+                case 0: ends.0 = index
+                case 1: ends.1 = index
+                case 2: ends.2 = index
+                case 3: ends.3 = index
+                default: ends.4 = index
+                }
+                found += 1
                 fieldStart = index + 1
             }
             index += 1
         }
-        guard fields.count == 5, fieldStart < lineEnd, let constructions = UncertainConstructions(encoded: fields[4]) else { throw stale }
-        func list(_ field: ArraySlice<UInt8>) -> [String] {
-            field.elementsEqual("-".utf8) ? [] : field.split(separator: UInt8(ascii: ",")).map { String(decoding: $0, as: UTF8.self) }
-        }
+        guard found == 5, fieldStart < lineEnd, let constructions = UncertainConstructions(encoded: bytes[(ends.3 + 1)..<ends.4])
+        else { throw stale }
         entries[unescaped(bytes[fieldStart..<lineEnd])] = ModuleIndexEntry(
-            declaresWrapper: fields[1].elementsEqual("wrapper".utf8), wrapped: list(fields[2]), uses: list(fields[3]),
-            constructions: constructions)
+            declaresWrapper: bytes[(ends.0 + 1)..<ends.1].elementsEqual(wrapper), wrapped: names(bytes, (ends.1 + 1)..<ends.2),
+            uses: names(bytes, (ends.2 + 1)..<ends.3), constructions: constructions)
     }
     guard entries.count == moduleSources.count, moduleSources.allSatisfy({ entries[$0] != nil }) else { throw stale }
     return entries
+}
+
+/// The comma-separated names of an index field; `-` for none.
+private func names(_ bytes: [UInt8], _ field: Range<Int>) -> [String] {
+    guard field.count != 1 || bytes[field.lowerBound] != UInt8(ascii: "-") else { return [] }
+    var names: [String] = []
+    var start = field.lowerBound
+    for index in field where bytes[index] == UInt8(ascii: ",") {
+        if index > start { names.append(String(decoding: bytes[start..<index], as: UTF8.self)) }
+        start = index + 1
+    }
+    if field.upperBound > start { names.append(String(decoding: bytes[start..<field.upperBound], as: UTF8.self)) }
+    return names
 }
 
 private func hex(_ digest: UInt64) -> String {

@@ -134,8 +134,16 @@ extension UncertainConstructions {
     }
 
     /// Reads `encoded`; nil when it is not that shape.
-    public init?(encoded: some Sequence<UInt8>) {
-        let text = String(decoding: Array(encoded), as: UTF8.self)
+    public init?(encoded: ArraySlice<UInt8>) {
+        // Most files declare neither: no String made for them (a build step reads the index's
+        // line of every module source).
+        if encoded.count == 3 && encoded.first == UInt8(ascii: "-") && encoded.last == UInt8(ascii: "-")
+            && encoded[encoded.startIndex + 1] == UInt8(ascii: "/")
+        {
+            self.init()
+            return
+        }
+        let text = String(decoding: encoded, as: UTF8.self)
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2 else { return nil }
         self.init()
