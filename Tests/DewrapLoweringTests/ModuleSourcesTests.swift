@@ -162,7 +162,7 @@ struct ModuleSourcesTests {
         declaring.add(source, tokens: Lexer.lex(source).tokens, position: 7)
         declaring.add(Array("let second = 2, Alias = 3".utf8), tokens: Lexer.lex(Array("let second = 2, Alias = 3".utf8)).tokens, position: 9)
         declaring.finish()
-        func files(_ word: String) -> [Int32] { Array(word.utf8).withUnsafeBufferPointer { Array(declaring.files(listing: $0)) } }
+        func files(_ word: String) -> [Int] { declaring.files(declaring: [word]) ?? [] }
         for word in ["Outer", "Inner", "default", "third", "fourth", "fifth", "Café", "used", "last"] {
             #expect(files(word) == [7], "\(word)")
         }

@@ -84,10 +84,53 @@ struct DeclaringFiles {
         listedFiles = []
     }
 
-    /// The files that list `word`, in increasing order (after `finish()`).
-    func files(listing word: UnsafeBufferPointer<UInt8>) -> ArraySlice<Int32> {
-        guard let index = words.index(of: word) else { return [] }
-        return files[starts[index]..<starts[index + 1]]
+    /// The files that may declare every one of `names` (after `finish()`), in increasing order:
+    /// those that list each name's word (`word(declaring:)`); nil when no name has a word, for then
+    /// any file may.
+    func files(declaring names: [String]) -> [Int]? {
+        var both: [Int]?
+        for name in names {
+            guard let word = Self.word(declaring: name) else { continue }
+            let listing = word.withUnsafeBufferPointer { word in
+                words.index(of: word).map { files[starts[$0]..<starts[$0 + 1]].map { Int($0) } } ?? []
+            }
+            both = both.map { Self.intersection($0, listing) } ?? listing
+        }
+        return both
+    }
+
+    /// The word a declaration of `name` is listed by: its last name (`Outer.Inner` is declared
+    /// where `Inner` is), without the backticks of `` `default` `` or of a raw identifier
+    /// (`` `a b` ``, SE-0451), whole; nil for an operator, or a name of non-ASCII letters only,
+    /// which `add` does not list.
+    static func word(declaring name: String) -> [UInt8]? {
+        let bytes = Array(name.utf8)
+        let backtick = UInt8(ascii: "`")
+        if bytes.count > 2, bytes.last == backtick, let open = bytes.dropLast().lastIndex(of: backtick), open < bytes.count - 2 {
+            return Array(bytes[(open + 1)..<(bytes.count - 1)])
+        }
+        guard bytes.contains(where: isASCIINameByte), let end = bytes.lastIndex(where: isNameByte) else { return nil }
+        let start = bytes[..<end].lastIndex(where: { !isNameByte($0) }).map { $0 + 1 } ?? 0
+        return Array(bytes[start...end])
+    }
+
+    /// The positions in both increasing lists.
+    private static func intersection(_ a: [Int], _ b: [Int]) -> [Int] {
+        var both: [Int] = []
+        var i = 0
+        var j = 0
+        while i < a.count && j < b.count {
+            if a[i] < b[j] {
+                i += 1
+            } else if a[i] > b[j] {
+                j += 1
+            } else {
+                both.append(a[i])
+                i += 1
+                j += 1
+            }
+        }
+        return both
     }
 
     private mutating func list(_ word: UnsafeBufferPointer<UInt8>, in file: Int32) {

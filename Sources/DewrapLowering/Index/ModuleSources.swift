@@ -170,22 +170,15 @@ private struct GrowingDeclarations {
         self.dependencies = dependencies
     }
 
-    /// The declarations of the files that may declare each of `keys`, by their last words
-    /// (`Outer.Inner` is declared where `Inner` is; a key without one, `+`, is no condition), each
+    /// The declarations of the files that may declare each of `keys` (`DeclaringFiles`), each
     /// file read on first need. `file(i)` gives the module's files (with their tokens, if kept).
     /// A file that declares a name lists it, so these are all the files an answer depends on.
     mutating func read(
         declaring keys: [String], from file: (Int) -> (source: [UInt8], lexed: LexedSource?)?
     ) -> ModuleDeclarations {
         if let known = asked[keys] { return known }
-        var positions: [Int]?
-        for key in keys {
-            guard let word = Self.lastWord(of: key) else { continue }
-            let listing = word.withUnsafeBufferPointer { declaring.files(listing: $0) }.map { Int($0) }
-            positions = positions.map { Self.intersection($0, listing) } ?? listing
-        }
         var declarations = ModuleDeclarations()
-        for position in positions ?? Array(0..<(moduleFiles + dependencies.count)) {
+        for position in declaring.files(declaring: keys) ?? Array(0..<(moduleFiles + dependencies.count)) {
             if let read = files[position] {
                 declarations.add(read)
                 continue
@@ -198,40 +191,6 @@ private struct GrowingDeclarations {
         }
         asked[keys] = declarations
         return declarations
-    }
-
-    /// The word `DeclaringFiles` lists a declaration of `key` by: its last name, without the
-    /// backticks of `` `default` `` or of a raw identifier (`` `a b` ``, SE-0451), whole; nil for
-    /// an operator, or a name of non-ASCII letters only (no condition: every file is read).
-    private static func lastWord(of key: String) -> [UInt8]? {
-        let bytes = Array(key.utf8)
-        let backtick = UInt8(ascii: "`")
-        if bytes.count > 2, bytes.last == backtick, let open = bytes.dropLast().lastIndex(of: backtick), open < bytes.count - 2 {
-            return Array(bytes[(open + 1)..<(bytes.count - 1)])
-        }
-        // An operator (`+`, `≈`) is not a word `DeclaringFiles` lists: every file may declare it.
-        guard bytes.contains(where: isASCIINameByte), let end = bytes.lastIndex(where: isNameByte) else { return nil }
-        let start = bytes[..<end].lastIndex(where: { !isNameByte($0) }).map { $0 + 1 } ?? 0
-        return Array(bytes[start...end])
-    }
-
-    /// The positions in both increasing lists.
-    private static func intersection(_ a: [Int], _ b: [Int]) -> [Int] {
-        var both: [Int] = []
-        var i = 0
-        var j = 0
-        while i < a.count && j < b.count {
-            if a[i] < b[j] {
-                i += 1
-            } else if a[i] > b[j] {
-                j += 1
-            } else {
-                both.append(a[i])
-                i += 1
-                j += 1
-            }
-        }
-        return both
     }
 }
 
