@@ -82,7 +82,8 @@ struct ModuleDeclarations: Sendable {
         let fromDependency =
             !declaresOwnType(owner)
             && files.contains { file in
-                file.dependency && (file.context.declarationIndex.instanceValues[owner]?.values.contains { $0?.isPublic == true } ?? false)
+                file.dependency
+                    && (file.context.declarationIndex.instanceValues[owner]?.values.contains { Self.counts($0, inDependency: true) } ?? false)
             }
         return member(name, of: owner, in: \.instanceValues, sides: fromDependency ? [true] : [false]) { $0.resolvedType(of: $1) }
     }
@@ -94,14 +95,11 @@ struct ModuleDeclarations: Sendable {
     func declaresStaticMember(named name: String) -> Bool {
         files.contains { file in
             let index = file.context.declarationIndex
-            func counts(_ entry: (isPrivate: Bool, isPublic: Bool)?) -> Bool {
-                file.dependency ? entry?.isPublic == true : !(entry?.isPrivate ?? false)
-            }
             return index.values.contains { owner, members in
-                owner != "" && members[name].map { counts($0.map { ($0.isPrivate, $0.isPublic) }) } == true
+                owner != "" && members[name].map { Self.counts($0, inDependency: file.dependency) } == true
             }
                 || index.functions.contains { owner, members in
-                    owner != "" && members[name].map { counts($0.map { ($0.isPrivate, $0.isPublic) }) } == true
+                    owner != "" && members[name].map { Self.counts($0, inDependency: file.dependency) } == true
                 }
         }
     }
@@ -118,6 +116,12 @@ struct ModuleDeclarations: Sendable {
             return types.isEmpty ? nil : .some(types.count == 1 ? types.first : nil)
         }
         return declared(dependency: false) ?? declared(dependency: true)
+    }
+
+    /// Whether another file can name an entry (nil: declared twice in its file): the module's
+    /// unless private, a dependency's (another module's) only if public.
+    private static func counts(_ entry: (some DeclarationEntry)?, inDependency: Bool) -> Bool {
+        inDependency ? entry?.isPublic == true : !(entry?.isPrivate ?? false)
     }
 
     private func declaresOwnType(_ name: String) -> Bool {
@@ -147,7 +151,7 @@ struct ModuleDeclarations: Sendable {
             var count = 0
             for file in files where file.dependency == dependency {
                 guard let members = file.context.declarationIndex[keyPath: table][owner], let entry = members[name] else { continue }
-                guard dependency ? entry?.isPublic == true : !(entry?.isPrivate ?? false) else { continue }
+                guard Self.counts(entry, inDependency: dependency) else { continue }
                 count += 1
                 found = (file, entry)
             }
