@@ -12,7 +12,8 @@ import Testing
 struct ModuleSourcesTests {
     static let sources: [[UInt8]] = ModuleDeclarationsParsingTests.files.compactMap { try? [UInt8](Data(contentsOf: $0)) }
 
-    typealias Question = (String, (ModuleSources) -> String, (ModuleDeclarations) -> String)
+    /// A question's label, and its answer from either side as text.
+    typealias Question = (label: String, answer: (any ModuleQuestions) -> String)
 
     /// Every question the declarations of `all` can answer, and a few about names no file declares.
     static func questions(_ all: ModuleDeclarations) -> [Question] {
@@ -34,46 +35,33 @@ struct ModuleSourcesTests {
             for member in environmentValuesMembers(in: file.context) { environmentNames.insert(file.context.text(member.name)) }
         }
         for name in typeNames {
-            questions.append(("type \(name)", { "\($0.type(named: name) as Any)" }, { "\($0.type(named: name) as Any)" }))
-            questions.append(("declares \(name)", { "\($0.declaresType(named: name))" }, { "\($0.declaresType(named: name))" }))
+            questions.append(("type \(name)", { "\($0.type(named: name) as Any)" }))
+            questions.append(("declares \(name)", { "\($0.declaresType(named: name))" }))
         }
         for (owner, names) in cases {
-            for name in names {
-                questions.append(
-                    ("case \(owner).\(name)", { "\($0.enumCase(name, of: owner) as Any)" }, { "\($0.enumCase(name, of: owner) as Any)" }))
-            }
+            for name in names { questions.append(("case \(owner).\(name)", { "\($0.enumCase(name, of: owner) as Any)" })) }
         }
         for (owner, names) in values {
             for name in names {
-                questions.append(("value \(owner).\(name)", { "\($0.value(name, of: owner) as Any)" }, { "\($0.value(name, of: owner) as Any)" }))
-                questions.append(
-                    ("static \(name)", { "\($0.declaresStaticMember(named: name))" }, { "\($0.declaresStaticMember(named: name))" }))
+                questions.append(("value \(owner).\(name)", { "\($0.value(name, of: owner) as Any)" }))
+                questions.append(("static \(name)", { "\($0.declaresStaticMember(named: name))" }))
             }
         }
         for (owner, names) in functions {
-            for name in names {
-                questions.append(
-                    ("function \(owner).\(name)", { "\($0.function(name, of: owner) as Any)" }, { "\($0.function(name, of: owner) as Any)" }))
-            }
+            for name in names { questions.append(("function \(owner).\(name)", { "\($0.function(name, of: owner) as Any)" })) }
         }
         for (owner, names) in instanceValues {
-            for name in names {
-                questions.append(
-                    (
-                        "instance \(owner).\(name)", { "\($0.instanceValue(name, of: owner) as Any)" },
-                        { "\($0.instanceValue(name, of: owner) as Any)" }
-                    ))
-            }
+            for name in names { questions.append(("instance \(owner).\(name)", { "\($0.instanceValue(name, of: owner) as Any)" })) }
         }
         for name in environmentNames {
-            questions.append(("environment \(name)", { "\($0.environmentValue(name) as Any)" }, { "\($0.environmentValue(name) as Any)" }))
+            questions.append(("environment \(name)", { "\($0.environmentValue(name) as Any)" }))
         }
-        return questions.sorted { $0.0 < $1.0 }
+        return questions.sorted { $0.label < $1.label }
     }
 
     /// What `declarations` answers to every question `questions(of:)` makes of `all`.
     static func answers(_ declarations: ModuleDeclarations, to all: ModuleDeclarations) -> [String] {
-        questions(all).map { "\($0.0): \($0.2(declarations))" }
+        questions(all).map { "\($0.label): \($0.answer(declarations))" }
     }
 
     /// Whether `a` and `b` answer alike every question either can answer.
@@ -89,8 +77,8 @@ struct ModuleSourcesTests {
         questions.shuffle(using: &generator)
         let module = ModuleSources(sources, dependencies: dependencies)
         var differing: [String] = []
-        for (label, asked, expected) in questions where asked(module) != expected(all) {
-            differing.append("\(label): \(asked(module)) != \(expected(all))")
+        for (label, answer) in questions where answer(module) != answer(all) {
+            differing.append("\(label): \(answer(module)) != \(answer(all))")
         }
         return (questions.count, differing)
     }
@@ -173,6 +161,22 @@ struct ModuleSourcesTests {
         }
     }
 }
+
+/// The questions `ModuleSources` answers by reading files on demand, and `ModuleDeclarations`
+/// from the files it holds: one question asks both.
+protocol ModuleQuestions {
+    func type(named name: String) -> TypeKind??
+    func declaresType(named name: String) -> Bool
+    func enumCase(_ name: String, of owner: String) -> Bool?
+    func value(_ name: String, of owner: String) -> String??
+    func instanceValue(_ name: String, of owner: String) -> String??
+    func function(_ name: String, of owner: String) -> String??
+    func declaresStaticMember(named name: String) -> Bool
+    func environmentValue(_ name: String) -> String??
+}
+
+extension ModuleSources: ModuleQuestions {}
+extension ModuleDeclarations: ModuleQuestions {}
 
 /// A seeded generator, so that the shuffled questions are the same on every run.
 struct SplitMix: RandomNumberGenerator {
