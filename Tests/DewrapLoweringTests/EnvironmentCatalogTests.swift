@@ -67,7 +67,7 @@ struct EnvironmentCatalogTests {
         }
         // The stored properties of the struct itself.
         for case .type(let type) in context.tree.items where type.kind == .struct && context.text(type.name) == "EnvironmentValues" {
-            for case .variable(let variable) in type.body?.items ?? [] {
+            for case .variable(let variable) in type.members {
                 guard let name = variable.bindings[0].name, let initializer = variable.bindings[0].initializer else { continue }
                 standIn[context.text(name)] = context.inferredType(of: initializer)
             }

@@ -96,7 +96,7 @@ struct SDKStaticMemberCatalogTests {
                 #expect(standIn[key] == nil, "\(typeName).\(key.name) declared twice in the stand-in")
                 standIn[key] = memberType ?? "?"
             }
-            for item in type.body?.items ?? [] {
+            for item in type.members {
                 switch item {
                 case .other(let other) where other.kind == .enumCase:
                     for name in other.names { add(name, isFunction: false, typeName) }

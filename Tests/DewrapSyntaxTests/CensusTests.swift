@@ -38,17 +38,17 @@ struct CensusTests {
         var census = SyntaxCensus()
         var members = Set<Int>()
         var declaredTypes = Set<Int>()
-        func collectDeclaredTypes(_ items: [Item]) {
+        func collectDeclaredTypes(_ items: SyntaxList<Item>) {
             for item in items {
                 if case .type(let type) = item {
                     declaredTypes.insert(type.keyword)
-                    collectDeclaredTypes(type.body?.items ?? [])
+                    collectDeclaredTypes(type.members)
                 }
                 if case .ifConfig(let ifConfig) = item { ifConfig.clauses.forEach { collectDeclaredTypes($0.items) } }
             }
         }
         collectDeclaredTypes(tree.items)
-        func collectMembers(_ items: [Item]) {
+        func collectMembers(_ items: SyntaxList<Item>) {
             for item in items {
                 if case .variable(let variable) = item { members.insert(variable.keyword) }
                 if case .ifConfig(let ifConfig) = item { ifConfig.clauses.forEach { collectMembers($0.items) } }
@@ -57,7 +57,7 @@ struct CensusTests {
         tree.forEachItem { item in
             switch item {
             case .type(let type):
-                collectMembers(type.body?.items ?? [])
+                collectMembers(type.members)
                 if !declaredTypes.contains(type.keyword) { census.typeInCode = true }
             case .function(let function):
                 if function.parameters.contains(where: { !$0.attributes.isEmpty }) { census.attributedParameter = true }
@@ -65,7 +65,7 @@ struct CensusTests {
                 break
             }
         }
-        func noteClosures(_ closures: [Closure]) {
+        func noteClosures(_ closures: SyntaxList<Closure>) {
             if closures.contains(where: { $0.signature != nil }) { census.closureSignature = true }
         }
         tree.forEachItem { item in

@@ -104,7 +104,7 @@ func brokenTopLevelSpans(_ tree: SourceTree, parseProblems: [Int]) -> [TokenSpan
 /// Every closure in the file, at any depth.
 func allClosures(_ tree: SourceTree) -> [Closure] {
     var result: [Closure] = []
-    func add(_ closures: [Closure]) {
+    func add(_ closures: SyntaxList<Closure>) {
         for closure in closures {
             result.append(closure)
         }

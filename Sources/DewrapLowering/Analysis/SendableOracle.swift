@@ -206,15 +206,12 @@ struct SendableOracle {
 
     /// Whether the types stored by `items` (stored properties, enum payloads) are all Sendable; nil when one
     /// of them has no written or certain type. Asked in order; a "no" ends the reading.
-    private func membersAreSendable(_ items: [Item]) -> Bool? {
-        // Read in place: `for item in items` copies each item, retaining and releasing every array it holds twice.
-        items.withUnsafeBufferPointer { items in
-            for index in items.indices {
-                guard let answer = storesOnlySendable(items[index]) else { return nil }
-                if !answer { return false }
-            }
-            return true
+    private func membersAreSendable(_ items: SyntaxList<Item>) -> Bool? {
+        for item in items {
+            guard let answer = storesOnlySendable(item) else { return nil }
+            if !answer { return false }
         }
+        return true
     }
 
     /// Whether the types `item` stores are Sendable; nil when one of them has no written or certain type.

@@ -155,7 +155,7 @@ extension FileLowering {
         if container == .struct {
             for typeExtension in extensions {
                 var ignored: [Member] = []
-                collectMembers(typeExtension.body?.items ?? [], placement: nil, into: &ignored, initializers: &extensionInitializers)
+                collectMembers(typeExtension.members, placement: nil, into: &ignored, initializers: &extensionInitializers)
             }
             extensionInitializers.removeAll { isDelegating($0, context: context) }
         }
@@ -314,7 +314,7 @@ extension FileLowering {
     }
 
     func collectMembers(
-        _ items: [Item], placement: Placement?, into members: inout [Member],
+        _ items: SyntaxList<Item>, placement: Placement?, into members: inout [Member],
         initializers: inout [FunctionDecl]
     ) {
         for item in items {

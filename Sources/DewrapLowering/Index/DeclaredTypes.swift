@@ -56,7 +56,7 @@ final class DeclarationIndex {
     }
 
     /// `inPublicExtension`: members without an access of their own are public (`public extension T`).
-    private func visit(_ items: [Item], owner: String?, inPublicExtension: Bool = false, context: SourceContext) {
+    private func visit(_ items: SyntaxList<Item>, owner: String?, inPublicExtension: Bool = false, context: SourceContext) {
         func isPublic(_ prefix: DeclarationPrefix) -> Bool {
             let access = context.declaredAccessWord(prefix)
             return access == .public || access == .open || (access == nil && inPublicExtension)
@@ -132,7 +132,7 @@ final class DeclarationIndex {
     }
 
     /// The names of the types, typealiases and associated types `items` declare, at any depth.
-    private func visitTypeNames(_ items: [Item], context: SourceContext) {
+    private func visitTypeNames(_ items: SyntaxList<Item>, context: SourceContext) {
         for item in items {
             switch item {
             case .type(let type):
@@ -212,7 +212,7 @@ final class TypealiasIndex {
         visit(context.tree.items, context: context)
     }
 
-    private func visit(_ items: [Item], context: SourceContext) {
+    private func visit(_ items: SyntaxList<Item>, context: SourceContext) {
         for item in items {
             switch item {
             case .type(let type):

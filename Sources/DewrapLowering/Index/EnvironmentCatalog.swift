@@ -410,7 +410,7 @@ struct EnvironmentMember {
 /// without `@Entry` cannot be declared in an extension and is not one.
 func environmentValuesMembers(in context: SourceContext) -> [EnvironmentMember] {
     var members: [EnvironmentMember] = []
-    func visitMembers(_ items: [Item]) {
+    func visitMembers(_ items: SyntaxList<Item>) {
         for item in items {
             switch item {
             case .variable(let variable):
@@ -435,13 +435,13 @@ func environmentValuesMembers(in context: SourceContext) -> [EnvironmentMember] 
             }
         }
     }
-    func visit(_ items: [Item]) {
+    func visit(_ items: SyntaxList<Item>) {
         for item in items {
             switch item {
             case .type(let type) where type.kind == .extension:
                 guard context.span(type.name, isSpelled: "EnvironmentValues") || context.span(type.name, isSpelled: "SwiftUI.EnvironmentValues")
                 else { continue }
-                visitMembers(type.body?.items ?? [])
+                visitMembers(type.members)
             case .ifConfig(let ifConfig):
                 for clause in ifConfig.clauses { visit(clause.items) }
             default:

@@ -549,7 +549,7 @@ enum SDKStaticMemberCatalog {
                     }
                     return context.text(span)
                 }
-                for item in type.body?.items ?? [] {
+                for item in type.members {
                     switch item {
                     case .other(let other) where other.kind == .enumCase && type.kind == .enum:
                         // A case with a payload is a function of its enum; none is declared here.

@@ -299,7 +299,7 @@ struct FileLowering {
         for type in types {
             var declarations: [Member] = []
             var initializers: [FunctionDecl] = []
-            collectMembers(type.body?.items ?? [], placement: nil, into: &declarations, initializers: &initializers)
+            collectMembers(type.members, placement: nil, into: &declarations, initializers: &initializers)
             for member in declarations { members.insert(member.declaration.keyword) }
         }
         var result = Set<Int>()

@@ -89,7 +89,7 @@ func planCodingKeys(
         var plan = CodingKeysPlan()
         let names = Set(wrapped.map(\.name))
         var renamed: Set<String> = []
-        let cases = (userKeys.body?.items ?? []).compactMap { item -> OtherDecl? in
+        let cases = userKeys.members.compactMap { item -> OtherDecl? in
             if case .other(let declaration) = item, declaration.kind == .enumCase { return declaration }
             return nil
         }

@@ -14,7 +14,7 @@ struct InitFromDecoder {
 
 /// Whether the type or one of its extensions declares `init(from:)`: synthesis then writes none.
 func declaresInitFromDecoder(_ type: TypeDecl, extensions: [TypeDecl], context: SourceContext) -> Bool {
-    func declares(_ items: [Item]) -> Bool {
+    func declares(_ items: SyntaxList<Item>) -> Bool {
         items.contains { item in
             switch item {
             case .function(let function):
@@ -27,7 +27,7 @@ func declaresInitFromDecoder(_ type: TypeDecl, extensions: [TypeDecl], context: 
             }
         }
     }
-    return ([type] + extensions).contains { declares($0.body?.items ?? []) }
+    return ([type] + extensions).contains { declares($0.members) }
 }
 
 /// Why `init(from:)` cannot be written for `stored`, or nil. Every decoded property needs a type it

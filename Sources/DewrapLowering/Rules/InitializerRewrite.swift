@@ -44,7 +44,7 @@ struct InitializerRewrite {
     }
 
     /// Walks items in order; false when every path through them exits.
-    private mutating func walk(_ items: [Item], _ state: inout FlowState) -> Bool {
+    private mutating func walk(_ items: SyntaxList<Item>, _ state: inout FlowState) -> Bool {
         for item in items {
             switch item {
             case .statement(let statement):

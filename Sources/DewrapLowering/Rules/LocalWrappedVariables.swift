@@ -35,18 +35,22 @@ struct LocalWrappedVariables {
     init(context: SourceContext, parseProblems: [Int]) {
         self.context = context
         guard context.tree.census.attributedVariableOutsideTypes else { return }
-        for item in context.tree.items {
-            let span = item.span
+        let items = context.tree.items
+        for index in items.indices {
+            let span = items[index].span
             guard !parseProblems.contains(where: { span.lower <= $0 && $0 <= span.upper }) else { continue }
-            visit([item])
+            // Alone: a top-level variable is not followed by the statements after it.
+            visit(items[index...index])
         }
     }
 
     // MARK: Finding them
 
-    private mutating func visit(_ items: [Item]) {
-        for (index, item) in items.enumerated() {
-            switch item {
+    private mutating func visit(_ items: SyntaxList<Item>) { visit(items[...]) }
+
+    private mutating func visit(_ items: Slice<SyntaxList<Item>>) {
+        for index in items.indices {
+            switch items[index] {
             case .type(let type):
                 if let body = type.body { visit(body.items) }
             case .variable(let variable):
@@ -79,7 +83,7 @@ struct LocalWrappedVariables {
         for elseIf in statement.elseIf { visit(elseIf) }
     }
 
-    private mutating func visit(_ closures: [Closure]) {
+    private mutating func visit(_ closures: SyntaxList<Closure>) {
         for closure in closures { visit(closure.items) }
     }
 
@@ -94,7 +98,7 @@ struct LocalWrappedVariables {
         }
     }
 
-    private mutating func consider(_ variable: VariableDecl, followedBy following: ArraySlice<Item>) {
+    private mutating func consider(_ variable: VariableDecl, followedBy following: Slice<SyntaxList<Item>>) {
         let tree = context.tree
         guard
             let wrapperAttribute = variable.prefix.attributes.first(where: {
@@ -156,7 +160,7 @@ struct LocalWrappedVariables {
     /// The statements that first assign `name` in `items`: the first item that mentions
     /// it must be `name = v`, or an `if`/`else` (no `else if`) whose condition does not
     /// mention it and whose branches each start their use of it that way. Nil otherwise.
-    private func initializingAssignments(of name: String, in items: ArraySlice<Item>) -> [Statement]? {
+    private func initializingAssignments(of name: String, in items: Slice<SyntaxList<Item>>) -> [Statement]? {
         let tokens = context.tree.tokens
         let spelling = Array(name.utf8)
         func mentions(_ span: TokenSpan) -> Int? {

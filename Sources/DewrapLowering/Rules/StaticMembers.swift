@@ -128,7 +128,7 @@ final class StaticQualification {
         var names: Set<String> = []
         var seenTypes: Set<String> = []
         let declared = context.tree.typeDeclarations
-        func collect(_ items: [Item]) {
+        func collect(_ items: SyntaxList<Item>) {
             for item in items {
                 switch item {
                 case .variable(let variable):
@@ -156,7 +156,7 @@ final class StaticQualification {
         func visit(_ name: String, declarations: [TypeDecl]) {
             guard seenTypes.insert(name).inserted else { return }
             for declaration in declarations {
-                collect(declaration.body?.items ?? [])
+                collect(declaration.members)
                 for entry in declaration.inheritance {
                     for inherited in inheritedNames(entry, context: context) {
                         let matching = declared.filter { candidate in

@@ -320,12 +320,12 @@ public struct WrapperShapes: Sendable {
         // table by name made a String of every extension's name.
         var extensions: [TypeDecl] = []
         // Top-level declarations only: a nested wrapper's name is not its bare name.
-        func collect(_ items: [Item]) {
+        func collect(_ items: SyntaxList<Item>) {
             for item in items {
                 switch item {
                 case .type(let type) where type.kind == .extension:
                     extensions.append(type)
-                    for case .other(let declaration) in type.body?.items ?? [] where declaration.kind == .typealias {
+                    for case .other(let declaration) in type.members where declaration.kind == .typealias {
                         if let (name, read) = WrapperAlias.read(declaration, context: context) { alias(name, read) }
                     }
                 case .other(let declaration) where declaration.kind == .typealias:
@@ -543,7 +543,7 @@ private func readShape(_ type: TypeDecl, extensions: [TypeDecl], context: Source
         sendable = .always
     }
 
-    func visit(_ items: [Item], inBody: Bool) {
+    func visit(_ items: SyntaxList<Item>, inBody: Bool) {
         for item in items {
             switch item {
             case .type(let nested):
@@ -599,14 +599,14 @@ private func readShape(_ type: TypeDecl, extensions: [TypeDecl], context: Source
             }
         }
     }
-    visit(type.body?.items ?? [], inBody: true)
+    visit(type.members, inBody: true)
     let declaredInBody = initializers.count
     for extensionDecl in extensions {
         if extensionDecl.inheritance.contains(where: { ["Sendable", "@unchecked Sendable"].contains(context.text($0)) }) {
             sendable = extensionDecl.whereClause == nil ? .always : .whenArgumentsAre
         }
         let before = initializers.count
-        visit(extensionDecl.body?.items ?? [], inBody: false)
+        visit(extensionDecl.members, inBody: false)
         if extensionDecl.whereClause != nil {
             for index in before..<initializers.count { initializers[index].inConstrainedExtension = true }
         }

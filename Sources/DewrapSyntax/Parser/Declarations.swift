@@ -2,33 +2,38 @@
 // accessors, functions, initializers, subscripts, and the rest.
 
 extension ParserState {
-    /// The prefix is handed on (`consuming`) into the declaration that keeps it:
-    /// passed by copy, its two arrays were retained and released once more per
-    /// declaration.
-    mutating func parseDeclaration(keyword: Int, context: ItemContext) -> Item {
+    /// The declaration's record goes into its table; the item names it.
+    mutating func parseDeclaration(keyword: Int, context: ItemContext) -> ItemRecord {
         let prefix = parsePrefix(upTo: keyword)
-        let mark = closureCollector.count
+        let mark = tree.closures.count
         switch word {
         case .var, .let:
-            if context != .members && !prefix.attributes.isEmpty { census.attributedVariableOutsideTypes = true }
-            return .variable(parseVariable(prefix, local: context != .members))
+            if context != .members && prefix.attributes.count > 0 { census.attributedVariableOutsideTypes = true }
+            let variable = parseVariable(prefix, local: context != .members)
+            return .variable(tree.add(variable))
         case .func, .`init`, .deinit, .subscript:
-            return .function(parseFunction(prefix, closuresSince: mark))
+            let function = parseFunction(prefix, closuresSince: mark)
+            return .function(tree.add(function))
         case .struct, .class, .actor, .enum, .protocol, .extension:
             if context == .code || context == .switchCase { census.typeInCode = true }
-            return .type(parseTypeDeclaration(prefix))
+            let type = parseTypeDeclaration(prefix)
+            return .type(tree.add(type))
         default:
             var declaration = parseOtherDeclaration(prefix)
             declaration.closures = closures(since: mark)
-            return .other(declaration)
+            return .other(tree.add(declaration))
         }
     }
 
     // MARK: Attributes and modifiers
 
     /// Attributes and modifiers up to the declaration keyword at `keyword`.
-    mutating func parsePrefix(upTo keyword: Int) -> DeclarationPrefix {
-        var prefix = DeclarationPrefix(start: index)
+    /// The attributes and the modifiers go straight into their tables: nothing
+    /// in a prefix holds another.
+    mutating func parsePrefix(upTo keyword: Int) -> PrefixRecord {
+        let start = index
+        let attributes = tree.tables.attributes.count
+        let modifiers = tree.tables.modifiers.count
         while index < keyword && !atEnd {
             if isPound("#if") {
                 // `#if` around attributes only: their attributes join the prefix.
@@ -36,11 +41,15 @@ extension ParserState {
                     let hasCondition = !isPound("#else")
                     advance()
                     if hasCondition { _ = skipDirectiveCondition() }
-                    while at(.atSign) { prefix.attributes.appendToSmall(parseAttribute()) }
+                    while at(.atSign) {
+                        let attribute = parseAttribute()
+                        tree.tables.attributes.append(attribute)
+                    }
                 }
                 if isPound("#endif") { advance() }
             } else if at(.atSign) {
-                prefix.attributes.appendToSmall(parseAttribute())
+                let attribute = parseAttribute()
+                tree.tables.attributes.append(attribute)
             } else {
                 let modifier = index
                 advance()
@@ -50,10 +59,12 @@ extension ParserState {
                     skipBalanced()
                     detail = TokenSpan(open, index)
                 }
-                prefix.modifiers.appendToSmall(Modifier(keyword: modifier, detail: detail))
+                tree.tables.modifiers.append(Modifier(keyword: modifier, detail: detail))
             }
         }
-        return prefix
+        return PrefixRecord(
+            attributes: TreeBuilder.range(from: attributes, in: tree.tables.attributes),
+            modifiers: TreeBuilder.range(from: modifiers, in: tree.tables.modifiers), start: start)
     }
 
     /// `@Name`, `@A.B`, `@State<Int>`, with `(arguments)` written right after the name.
@@ -80,7 +91,7 @@ extension ParserState {
 
     // MARK: Types
 
-    mutating func parseTypeDeclaration(_ prefix: consuming DeclarationPrefix) -> TypeDecl {
+    mutating func parseTypeDeclaration(_ prefix: PrefixRecord) -> TypeRecord {
         let keyword = index
         let kind: TypeKind
         switch word {
@@ -107,34 +118,39 @@ extension ParserState {
         }
         var genericParameters: TokenSpan?
         if atLeftAngle { genericParameters = parseGenericParameters() }
-        var inheritance: [TokenSpan] = []
+        // Straight into the table: a type holds no statement with conditions.
+        let inheritanceStart = tree.tables.spans.count
         if consume(.colon) != nil {
-            repeat { inheritance.appendToSmall(parseType()) } while consume(.comma) != nil && !atEnd
+            repeat {
+                let type = parseType()
+                tree.tables.spans.append(type)
+            } while consume(.comma) != nil && !atEnd
         }
+        let inheritance = TreeBuilder.range(from: inheritanceStart, in: tree.tables.spans)
         var whereClause: TokenSpan?
         if at(.where) { whereClause = parseWhereClause() }
-        var body: Block?
+        var body: BlockRecord?
         if at(.leftBrace) {
             body = parseBlock(.type, context: .members)
         } else {
             report("expected '{' to start the body of '\(tokenText(keyword))'")
         }
-        return TypeDecl(
+        return TypeRecord(
             kind: kind, prefix: prefix, keyword: keyword, name: name, genericParameters: genericParameters,
             inheritance: inheritance, whereClause: whereClause, body: body, span: TokenSpan(prefix.start, end))
     }
 
     /// `{ items }` in a new scope of `kind`. `declareNames` runs inside the
     /// scope before the items (parameters, `newValue`, …).
-    mutating func parseBlock(_ kind: ScopeKind, context: ItemContext = .code, declareNames: (inout ParserState) -> Void = { _ in }) -> Block {
+    mutating func parseBlock(_ kind: ScopeKind, context: ItemContext = .code, declareNames: (inout ParserState) -> Void = { _ in }) -> BlockRecord {
         let open = index
-        if context == .code, let close = stepOverPlainBlock() { return Block(open: open, close: close, items: []) }
+        if context == .code, let close = stepOverPlainBlock() { return BlockRecord(open: open, close: close, items: .empty) }
         let readWhole = context == .code && opensBlockReadWhole
         if readWhole { readsWhole += 1 }
         defer { if readWhole { readsWhole -= 1 } }
         guard enterNesting() else {
             skipBalanced()
-            return Block(open: open, close: index - 1, items: [])
+            return BlockRecord(open: open, close: index - 1, items: .empty)
         }
         defer { leaveNesting() }
         advance()
@@ -149,33 +165,26 @@ extension ParserState {
             report("expected '}' to match the '{' at this block's start", at: index)
         }
         popScope(scope, end: end)
-        return Block(open: open, close: close, items: items)
+        return BlockRecord(open: open, close: close, items: items)
     }
 
     // MARK: Variables
 
-    mutating func parseVariable(_ prefix: consuming DeclarationPrefix, local: Bool) -> VariableDecl {
+    mutating func parseVariable(_ prefix: PrefixRecord, local: Bool) -> VariableRecord {
         let keyword = index
         advance()
-        // Nearly every declaration has one binding: it goes into the declaration
-        // as it is, without an array of its own (one allocation and free fewer).
-        guard let first = parsePatternBinding(keyword: keyword, local: local) else {
-            return VariableDecl(prefix: prefix, keyword: keyword, bindings: [], span: TokenSpan(prefix.start, end))
-        }
-        guard consume(.comma) != nil && !atEnd else {
-            return VariableDecl(prefix: prefix, keyword: keyword, binding: first, span: TokenSpan(prefix.start, end))
-        }
-        var bindings = [first]
+        let mark = tree.bindings.count
         repeat {
             guard let binding = parsePatternBinding(keyword: keyword, local: local) else { break }
-            bindings.append(binding)
+            tree.bindings.append(binding)
         } while consume(.comma) != nil && !atEnd
-        return VariableDecl(prefix: prefix, keyword: keyword, bindings: bindings, span: TokenSpan(prefix.start, end))
+        return VariableRecord(
+            prefix: prefix, keyword: keyword, span: TokenSpan(prefix.start, end), bindings: tree.placeBindings(since: mark))
     }
 
     /// One binding of the `let`/`var` at `keyword`; nil (reported) when no pattern starts here.
-    mutating func parsePatternBinding(keyword: Int, local: Bool) -> PatternBinding? {
-        let mark = closureCollector.count
+    mutating func parsePatternBinding(keyword: Int, local: Bool) -> BindingRecord? {
+        let mark = tree.closures.count
         let patternStart = index
         var name: Int?
         // The names of a tuple pattern; a single name is `name`.
@@ -195,14 +204,14 @@ extension ParserState {
         var type: TokenSpan?
         if consume(.colon) != nil { type = parseType() }
         let initializer = scanValueAfterEqual(.initializer)
-        var accessors: AccessorBlock?
+        var accessors: AccessorBlockRecord?
         if at(.leftBrace) { accessors = parseAccessorBlock() }
         let closures = closures(since: mark)
         if let name { declare(name, .variable, visibleFrom: local ? end : name) }
         for patternName in patternNames {
             declare(patternName, .variable, visibleFrom: local ? end : patternName)
         }
-        return PatternBinding(
+        return BindingRecord(
             pattern: pattern, name: name, type: type, initializer: initializer, closures: closures, accessors: accessors)
     }
 
@@ -233,29 +242,30 @@ extension ParserState {
     // MARK: Accessors
 
     /// `{ get set }`, `{ willSet { } didSet { } }` or an implicit getter body.
-    mutating func parseAccessorBlock() -> AccessorBlock {
+    mutating func parseAccessorBlock() -> AccessorBlockRecord {
         let open = index
         guard enterNesting() else {
             skipBalanced()
-            return AccessorBlock(open: open, close: index - 1, content: .getter([]))
+            return AccessorBlockRecord(open: open, close: index - 1, content: .getter(.empty))
         }
         defer { leaveNesting() }
-        let content: AccessorBlock.Content
+        let content: AccessorBlockRecord.Content
         if view.startsAccessor(at: index + 1) {
             advance()
-            var accessors: [Accessor] = []
+            let mark = tree.accessors.count
             while !at(.rightBrace) && !atEnd {
                 guard view.startsAccessor(at: index) else {
                     report("expected an accessor such as 'get' or 'set'")
                     skipToNextLine()
                     continue
                 }
-                accessors.append(parseAccessor())
+                let accessor = parseAccessor()
+                tree.accessors.append(accessor)
             }
-            content = .accessors(accessors)
+            content = .accessors(tree.placeAccessors(since: mark))
         } else {
             let block = parseBlock(.accessor)
-            return AccessorBlock(open: open, close: block.close, content: .getter(block.items))
+            return AccessorBlockRecord(open: open, close: block.close, content: .getter(block.items))
         }
         var close: Int?
         if at(.rightBrace) {
@@ -264,12 +274,16 @@ extension ParserState {
         } else {
             report("expected '}' to close the accessors")
         }
-        return AccessorBlock(open: open, close: close, content: content)
+        return AccessorBlockRecord(open: open, close: close, content: content)
     }
 
-    mutating func parseAccessor() -> Accessor {
-        var attributes: [Attribute] = []
-        while at(.atSign) { attributes.append(parseAttribute()) }
+    mutating func parseAccessor() -> AccessorRecord {
+        let attributesStart = tree.tables.attributes.count
+        while at(.atSign) {
+            let attribute = parseAttribute()
+            tree.tables.attributes.append(attribute)
+        }
+        let attributes = TreeBuilder.range(from: attributesStart, in: tree.tables.attributes)
         var modifier: Int?
         if word.isAccessorModifier {
             modifier = index
@@ -285,7 +299,7 @@ extension ParserState {
             parameter = TokenSpan(open, index)
         }
         let effects = parseEffects()
-        var body: Block?
+        var body: BlockRecord?
         if at(.leftBrace) {
             body = parseBlock(.accessor) { state in
                 if let parameter {
@@ -301,13 +315,13 @@ extension ParserState {
                 }
             }
         }
-        return Accessor(attributes: attributes, modifier: modifier, keyword: keyword, parameter: parameter, effects: effects, body: body)
+        return AccessorRecord(attributes: attributes, modifier: modifier, keyword: keyword, parameter: parameter, effects: effects, body: body)
     }
 
     // MARK: Functions
 
     /// The closures in its default values and attributes are those collected since `mark`.
-    mutating func parseFunction(_ prefix: consuming DeclarationPrefix, closuresSince mark: Int) -> FunctionDecl {
+    mutating func parseFunction(_ prefix: PrefixRecord, closuresSince mark: Int) -> FunctionRecord {
         let keyword = index
         let kind: FunctionKind
         switch word {
@@ -345,7 +359,7 @@ extension ParserState {
         var genericParameters: TokenSpan?
         if atLeftAngle || split > 0 { genericParameters = parseGenericParameters() }
         var parameterClause: TokenSpan?
-        var parameters: [Parameter] = []
+        var parameters = TableRange.empty
         if at(.leftParen) {
             let open = index
             parameters = parseParameterClause()
@@ -358,8 +372,8 @@ extension ParserState {
         if consume(.arrow) != nil { returnType = parseType() }
         var whereClause: TokenSpan?
         if at(.where) { whereClause = parseWhereClause() }
-        var body: Block?
-        var accessors: AccessorBlock?
+        var body: BlockRecord?
+        var accessors: AccessorBlockRecord?
         if at(.leftBrace) {
             if kind == .subscript {
                 accessors = parseAccessorBlock()
@@ -367,14 +381,18 @@ extension ParserState {
                 // Read whole: an initializer's body (assignments to wrapped properties become
                 // storage initialization, SPEC N-1…N-4, in any nested block), and the body of a
                 // function with wrapped parameters (its statements are rewritten, P-1).
-                let readWhole = kind == .initializer || parameters.contains { !$0.attributes.isEmpty }
+                let readWhole =
+                    kind == .initializer
+                    || tree.tables.parameters[Int(parameters.start)..<Int(parameters.start + parameters.count)].contains {
+                        $0.attributes.count > 0
+                    }
                 if readWhole { readsWhole += 1 }
                 body = parseBlock(.block)
                 if readWhole { readsWhole -= 1 }
             }
         }
         popScope(scope, end: end)
-        return FunctionDecl(
+        return FunctionRecord(
             kind: kind, prefix: prefix, keyword: keyword, name: name, genericParameters: genericParameters,
             parameterClause: parameterClause, parameters: parameters, effects: effects, returnType: returnType,
             whereClause: whereClause, body: body, accessors: accessors, closures: closures(since: mark),
@@ -382,19 +400,23 @@ extension ParserState {
     }
 
     /// `(label name: Type = default, …)`; declares the names in the current scope.
-    mutating func parseParameterClause(_ nameKind: NameKind = .parameter) -> [Parameter] {
+    mutating func parseParameterClause(_ nameKind: NameKind = .parameter) -> TableRange {
         guard enterNesting() else {
             skipBalanced()
-            return []
+            return .empty
         }
         defer { leaveNesting() }
         advance()
-        var parameters: [Parameter] = []
+        let mark = tree.parameters.count
         while !at(.rightParen) && !atEnd {
             let start = index
-            var attributes: [Attribute] = []
-            while at(.atSign) { attributes.append(parseAttribute()) }
-            if !attributes.isEmpty && nameKind == .parameter { census.attributedParameter = true }
+            let attributesStart = tree.tables.attributes.count
+            while at(.atSign) {
+                let attribute = parseAttribute()
+                tree.tables.attributes.append(attribute)
+            }
+            let attributes = TreeBuilder.range(from: attributesStart, in: tree.tables.attributes)
+            if attributes.count > 0 && nameKind == .parameter { census.attributedParameter = true }
             var firstName: Int?
             var secondName: Int?
             if nameKind == .closureParameter && (kind.isWord || at(.wildcard) || at(.dollarIdentifier))
@@ -421,8 +443,8 @@ extension ParserState {
             if let declared = secondName ?? firstName, tokens[declared].kind != .wildcard {
                 declare(declared, nameKind)
             }
-            parameters.appendToSmall(
-                Parameter(
+            tree.parameters.append(
+                ParameterRecord(
                     attributes: attributes, firstName: firstName, secondName: secondName, type: type,
                     defaultValue: defaultValue, span: TokenSpan(start, end)))
             if consume(.comma) == nil {
@@ -435,16 +457,16 @@ extension ParserState {
             if index == start { advance() }
         }
         if consume(.rightParen) == nil { report("expected ')' to close the parameters") }
-        return parameters
+        return tree.placeParameters(since: mark)
     }
 
     // MARK: Other declarations
 
-    mutating func parseOtherDeclaration(_ prefix: consuming DeclarationPrefix) -> OtherDecl {
+    mutating func parseOtherDeclaration(_ prefix: PrefixRecord) -> OtherRecord {
         let keyword = index
         let introducer = word
         advance()
-        var names: [Int] = []
+        let mark = tree.names.count
         let kind: OtherDeclKind
         switch introducer {
         case .import:
@@ -462,7 +484,7 @@ extension ParserState {
         case .typealias, .associatedtype:
             kind = introducer == .typealias ? .typealias : .associatedtype
             if self.kind.isWord {
-                names.append(index)
+                tree.names.append(index)
                 declare(index, .type)
                 advance()
             }
@@ -479,7 +501,7 @@ extension ParserState {
                     report("expected a case name")
                     break
                 }
-                names.append(index)
+                tree.names.append(index)
                 advance()
                 if at(.leftParen) {
                     let scope = pushScope(.function, at: index)
@@ -497,14 +519,14 @@ extension ParserState {
         case .precedencegroup:
             kind = .precedencegroup
             if self.kind.isWord {
-                names.append(index)
+                tree.names.append(index)
                 advance()
             }
             if at(.leftBrace) { skipBalanced() } else { report("expected '{' after the precedence group name") }
         default:
             kind = .macro
             if self.kind.isWord {
-                names.append(index)
+                tree.names.append(index)
                 advance()
             }
             let scope = pushScope(.function, at: keyword)
@@ -515,7 +537,9 @@ extension ParserState {
             if at(.where) { _ = parseWhereClause() }
             popScope(scope, end: end)
         }
-        return OtherDecl(kind: kind, prefix: prefix, keyword: keyword, names: names, closures: [], span: TokenSpan(prefix.start, end))
+        return OtherRecord(
+            kind: kind, prefix: prefix, keyword: keyword, names: tree.placeNames(since: mark), closures: .empty,
+            span: TokenSpan(prefix.start, end))
     }
 }
 

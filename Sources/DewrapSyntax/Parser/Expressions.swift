@@ -348,9 +348,10 @@ extension ParserState {
     mutating func scanClosure() {
         let open = index
         if let close = stepOverPlainBlock() {
-            closureCollector.append(
-                Closure(
-                    kind: .closure, open: open, close: close, captureList: nil, parameters: [], signature: nil, items: []))
+            tree.closures.append(
+                ClosureRecord(
+                    kind: .closure, open: open, close: close, captureList: nil, parameters: .empty, signature: nil,
+                    items: .empty))
             return
         }
         let readWhole = opensBlockReadWhole
@@ -373,7 +374,7 @@ extension ParserState {
         advance()
         let scope = pushScope(.closure, at: open)
         var captureList: TokenSpan?
-        var parameters: [Int] = []
+        var parameters = TableRange.empty
         var signature: TokenSpan?
         if let inKeyword = view.closureSignatureEnd(from: index) {
             let signatureStart = index
@@ -383,19 +384,24 @@ extension ParserState {
                 declareCaptures(until: view.skipBalancedFrom(index))
                 captureList = TokenSpan(start, index)
             }
+            // The names go straight into their table: nothing is parsed between the first and the last.
             if at(.leftParen) {
                 let first = declaredNames.count
                 _ = parseParameterClause(.closureParameter)
+                let start = tree.tables.tokenIndices.count
                 for k in first..<declaredNames.count where declaredNames[k].scope == scope {
-                    parameters.append(declaredNames[k].name.token)
+                    tree.tables.tokenIndices.append(declaredNames[k].name.token)
                 }
+                parameters = TreeBuilder.range(from: start, in: tree.tables.tokenIndices)
             } else {
+                let start = tree.tables.tokenIndices.count
                 while index < inKeyword && (kind.isWord || at(.wildcard) || at(.dollarIdentifier)) {
                     if !at(.wildcard) { declare(index, .closureParameter) }
-                    parameters.append(index)
+                    tree.tables.tokenIndices.append(index)
                     advance()
                     if consume(.comma) == nil { break }
                 }
+                parameters = TreeBuilder.range(from: start, in: tree.tables.tokenIndices)
             }
             parseEffects()
             if consume(.arrow) != nil { parseType() }
@@ -416,8 +422,8 @@ extension ParserState {
             report("expected '}' to close the closure")
         }
         popScope(scope, end: end)
-        closureCollector.append(
-            Closure(
+        tree.closures.append(
+            ClosureRecord(
                 kind: .closure, open: open, close: close, captureList: captureList, parameters: parameters,
                 signature: signature, items: items))
     }
@@ -446,10 +452,13 @@ extension ParserState {
     private mutating func scanStatementExpression() {
         let start = index
         let statement = parseStatement()
-        closureCollector.append(
-            Closure(
-                kind: .statementExpression, open: start, close: nil, captureList: nil, parameters: [], signature: nil,
-                items: [.statement(statement)]))
+        // A list of one item, straight into the table.
+        let item = ItemRecord.statement(tree.add(statement))
+        tree.tables.items.append(item)
+        tree.closures.append(
+            ClosureRecord(
+                kind: .statementExpression, open: start, close: nil, captureList: nil, parameters: .empty, signature: nil,
+                items: TreeBuilder.range(from: tree.tables.items.count - 1, in: tree.tables.items)))
     }
 }
 

@@ -4,23 +4,22 @@
 extension ParserState {
     /// Items until `}`, the end of the file, a `#elseif`/`#else`/`#endif`, or
     /// (in a switch case) the next case label.
-    mutating func parseItems(_ context: ItemContext) -> [Item] {
-        var items: [Item] = []
-        // An item is one word: room for sixteen in a file or type body costs the same
-        // one allocation as four, and spares most member lists the moves of growing.
-        let room = context == .file || context == .members ? 16 : 4
+    mutating func parseItems(_ context: ItemContext) -> TableRange {
+        let mark = tree.items.count
+        gatherItems(context)
+        return tree.placeItems(since: mark)
+    }
+
+    /// The items of `parseItems`, left on the builder's stack.
+    mutating func gatherItems(_ context: ItemContext) {
         while !atItemListEnd(context) {
-            // Room from the first item on: the same one allocation for a single
-            // item, and none of the moves of growing 1, 2, 4.
-            if items.isEmpty { items.reserveCapacity(room) }
             let before = (index, split)
-            parseItem(context, into: &items)
+            parseItem(context)
             if (index, split) == before {
                 report("unexpected '\(tokenText(index))'")
                 advance()
             }
         }
-        return items
     }
 
     // `atItemListEnd`, `declarationKeyword` and `isDeclarationKeyword` run
@@ -49,21 +48,23 @@ extension ParserState {
         String(decoding: text[tokens[i].start..<tokens[i].end], as: UTF8.self)
     }
 
-    /// One item (none for a `;` or a line skipped in error), appended to `items`
-    /// straight away: an `Item` is large, and returning it would copy it.
-    mutating func parseItem(_ context: ItemContext, into items: inout [Item]) {
+    /// One item (none for a `;` or a line skipped in error), onto the builder's stack.
+    mutating func parseItem(_ context: ItemContext) {
         if consume(.semicolon) != nil || consume(.shebang) != nil { return }
         if at(.pound) {
             // A freestanding macro (`#warning("…")`, `#Preview { … }`) also stands among members.
-            items.append(.statement(parseStatement()))
+            let statement = parseStatement()
+            tree.items.append(.statement(tree.add(statement)))
             return
         }
         if isPound("#if") && view.attributeIfConfigEnd(from: index) == nil {
-            items.append(.ifConfig(parseIfConfig(context)))
+            let ifConfig = parseIfConfig(context)
+            tree.items.append(.ifConfig(tree.add(ifConfig)))
             return
         }
         if let keyword = declarationKeyword(context) {
-            items.append(parseDeclaration(keyword: keyword, context: context))
+            let item = parseDeclaration(keyword: keyword, context: context)
+            tree.items.append(item)
             return
         }
         if context == .members {
@@ -73,7 +74,8 @@ extension ParserState {
             skipToNextLine()
             return
         }
-        items.append(.statement(parseStatement()))
+        let statement = parseStatement()
+        tree.items.append(.statement(tree.add(statement)))
     }
 
     /// Skips at least one token, then up to the next line start or brace.
@@ -136,14 +138,14 @@ extension ParserState {
 
     // MARK: #if
 
-    mutating func parseIfConfig(_ context: ItemContext) -> IfConfig {
+    mutating func parseIfConfig(_ context: ItemContext) -> IfConfigRecord {
         let start = index
         guard enterNesting() else {
             skipToEndif()
-            return IfConfig(clauses: [], endif: nil, span: TokenSpan(start, end))
+            return IfConfigRecord(clauses: .empty, endif: nil, span: TokenSpan(start, end))
         }
         defer { leaveNesting() }
-        var clauses: [IfConfigClause] = []
+        let mark = tree.clauses.count
         while isPound("#if") || isPound("#elseif") || isPound("#else") {
             let keyword = index
             let hasCondition = !isPound("#else")
@@ -151,7 +153,7 @@ extension ParserState {
             var condition: TokenSpan?
             if hasCondition { condition = skipDirectiveCondition() }
             let items = parseItems(context)
-            clauses.append(IfConfigClause(keyword: keyword, condition: condition, items: items))
+            tree.clauses.append(ClauseRecord(keyword: keyword, condition: condition, items: items))
         }
         var endif: Int?
         if isPound("#endif") {
@@ -160,7 +162,7 @@ extension ParserState {
         } else {
             report("expected '#endif'")
         }
-        return IfConfig(clauses: clauses, endif: endif, span: TokenSpan(start, end))
+        return IfConfigRecord(clauses: tree.placeClauses(since: mark), endif: endif, span: TokenSpan(start, end))
     }
 
     /// From a `#if`, past its matching `#endif` (or to the end), without recursion.

@@ -17,7 +17,8 @@ public enum Parser {
             lexed.tokens.withUnsafeBufferPointer { storage in
                 guard !lexed.tokens.isEmpty else {
                     return SourceTree(
-                        tokens: [], items: [], dollarReferences: [], expressionGenericArguments: [], scopes: [], scopeChildren: [],
+                        tokens: [], items: SyntaxList(.empty, in: SyntaxTables()), dollarReferences: [], expressionGenericArguments: [], scopes: [],
+                        scopeChildren: [],
                         scopeNames: [], lexerDiagnostics: lexed.diagnostics, diagnostics: [])
                 }
                 var state = ParserState(text: text, tokens: lexed.tokens, storage: storage)
@@ -30,7 +31,7 @@ public enum Parser {
                 }
                 let items = state.parseFile()
                 return SourceTree(
-                    tokens: lexed.tokens, items: items, dollarReferences: state.dollarReferences,
+                    tokens: lexed.tokens, items: SyntaxList(items, in: state.tree.tables), dollarReferences: state.dollarReferences,
                     expressionGenericArguments: state.expressionGenericArguments,
                     scopes: state.scopes, scopeChildren: state.scopeChildren, scopeNames: state.scopeNames,
                     lexerDiagnostics: lexed.diagnostics, diagnostics: state.diagnostics,
@@ -71,8 +72,8 @@ struct ParserState {
     var declaredNames: [DeclaredName] = []
     var scopeChildren: [Int] = []
     var scopeNames: [ScopeName] = []
-    /// Closures met while parsing the expressions of the innermost item.
-    var closureCollector: [Closure] = []
+    /// The tables the tree is written into, and the lists being gathered.
+    let tree = TreeBuilder()
     var census = SyntaxCensus()
     /// While scanning a pattern (`case`, `catch`, `for`): the names it binds.
     var patternNames: [Int]?
@@ -291,14 +292,13 @@ struct ParserState {
 
     // MARK: File
 
-    mutating func parseFile() -> [Item] {
+    mutating func parseFile() -> TableRange {
         let file = pushScope(.file, at: 0)
-        var items: [Item] = []
+        let mark = tree.items.count
         while !atEnd {
             let before = (index, split)
-            // Mostly a single run to the end: that list is the file's, not copied into another.
-            let run = parseItems(.file)
-            if items.isEmpty { items = run } else { items += run }
+            // Every run's items gathered before any is placed: one list, the file's.
+            gatherItems(.file)
             if atEnd { break }
             // A stray closing token at the top level.
             report("unexpected '\(String(decoding: text[tokens[index].start..<tokens[index].end], as: UTF8.self))' at top level")
@@ -307,7 +307,7 @@ struct ParserState {
         }
         popScope(file, end: last + 1)
         finishScopes()
-        return items
+        return tree.placeItems(since: mark)
     }
 
     // MARK: Scopes
@@ -383,24 +383,10 @@ struct ParserState {
         return total
     }
 
-    /// Takes the closures collected since `mark`. Inlined down to the check for
-    /// none, the usual answer (a call per declaration and statement otherwise).
+    /// Places the closures collected since `mark` in their table.
     @inline(__always)
-    mutating func closures(since mark: Int) -> [Closure] {
-        guard closureCollector.count > mark else { return [] }
-        return takeClosures(since: mark)
-    }
-
-    private mutating func takeClosures(since mark: Int) -> [Closure] {
-        if mark == 0 {
-            // All of them (the usual case): the array itself, nothing copied.
-            let taken = closureCollector
-            closureCollector = []
-            return taken
-        }
-        let taken = Array(closureCollector[mark...])
-        closureCollector.removeSubrange(mark...)
-        return taken
+    mutating func closures(since mark: Int) -> TableRange {
+        tree.placeClosures(since: mark)
     }
 }
 
@@ -409,15 +395,4 @@ struct ParserState {
 struct DeclaredName {
     var name: ScopeName
     var scope: Int
-}
-
-extension Array {
-    /// `append`, but the first element goes in by an array literal, which
-    /// allocates at once: appending to an empty array takes the general
-    /// growth path. Most of the lists the
-    /// parser builds (bindings, attributes, a scope's children) hold one.
-    @inline(__always)
-    mutating func appendToSmall(_ element: Element) {
-        if isEmpty { self = [element] } else { append(element) }
-    }
 }

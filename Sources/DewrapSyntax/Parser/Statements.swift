@@ -2,34 +2,38 @@
 // loops, `switch` cases, `do`/`catch`, and the simple jumps.
 
 extension ParserState {
-    mutating func parseStatement() -> Statement {
+    /// The statement's conditions, blocks, cases and closures are those gathered
+    /// since it began; the statements inside it have placed theirs.
+    mutating func parseStatement() -> StatementRecord {
         let start = index
-        let mark = closureCollector.count
-        var statement = Statement(
-            kind: .expression, label: nil, span: TokenSpan(start, start), conditions: [], blocks: [], cases: [],
-            elseIf: [], closures: [])
+        let marks = StatementMarks(
+            closures: tree.closures.count, conditions: tree.spans.count, blocks: tree.blocks.count,
+            cases: tree.switchCases.count)
+        var statement = StatementRecord(
+            kind: .expression, label: nil, span: TokenSpan(start, start), conditions: .empty, blocks: .empty,
+            cases: .empty, elseIf: -1, closures: .empty)
         guard enterNesting() else {
             skipToNextLine()
             statement.span = TokenSpan(start, end)
             return statement
         }
-        parseStatementContent(&statement, start: start, closuresSince: mark)
+        parseStatementContent(&statement, start: start, marks: marks)
         leaveNesting()
         return statement
     }
 
-    /// Everything after the nesting check, filled into `statement` in place,
-    /// the span and closures included: the (large) statement must not be
-    /// touched in `parseStatement` after this call, or the optimizer copies
-    /// it (and destroys the original) to return it.
-    private mutating func parseStatementContent(_ statement: inout Statement, start: Int, closuresSince mark: Int) {
+    /// Everything after the nesting check, filled into `statement` in place.
+    private mutating func parseStatementContent(_ statement: inout StatementRecord, start: Int, marks: StatementMarks) {
         parseStatementKind(&statement)
         statement.span = TokenSpan(start, end)
-        statement.closures = closures(since: mark)
+        statement.conditions = tree.placeSpans(since: marks.conditions)
+        statement.blocks = tree.placeBlocks(since: marks.blocks)
+        statement.cases = tree.placeSwitchCases(since: marks.cases)
+        statement.closures = closures(since: marks.closures)
     }
 
     /// The label, then the statement's own grammar.
-    private mutating func parseStatementKind(_ statement: inout Statement) {
+    private mutating func parseStatementKind(_ statement: inout StatementRecord) {
         if kind == .identifier && kind(at: index + 1) == .colon {
             switch word(at: index + 2) {
             case .for, .while, .repeat, .if, .switch, .do:
@@ -51,7 +55,12 @@ extension ParserState {
         case .defer:
             statement.kind = .defer
             advance()
-            if at(.leftBrace) { statement.blocks.append(parseBlock(.block)) } else { report("expected '{' after 'defer'") }
+            if at(.leftBrace) {
+                let body = parseBlock(.block)
+                tree.blocks.append(body)
+            } else {
+                report("expected '{' after 'defer'")
+            }
         case .return, .throw:
             statement.kind = word == .return ? .return : .throw
             advance()
@@ -82,8 +91,10 @@ extension ParserState {
 
     /// `let x = e, case .a(let y) = f, g`: spans and the names they bind,
     /// each visible from the end of its condition.
-    private mutating func parseConditions() -> (spans: [TokenSpan], names: [(token: Int, visibleFrom: Int)]) {
-        var spans: [TokenSpan] = []
+    /// `let x = e, case .a(let y) = f, g`: the spans go onto the builder's
+    /// stack of conditions; returns the names they bind, each visible from the
+    /// end of its condition.
+    private mutating func parseConditions() -> [(token: Int, visibleFrom: Int)] {
         var names: [(token: Int, visibleFrom: Int)] = []
         repeat {
             let start = index
@@ -113,10 +124,10 @@ extension ParserState {
                 report("expected a condition")
                 break
             }
-            spans.append(TokenSpan(start, end))
+            tree.spans.append(TokenSpan(start, end))
             names += bound.map { ($0, end) }
         } while consume(.comma) != nil && !atEnd
-        return (spans, names)
+        return names
     }
 
     /// A pattern scanned as an expression; returns the names it binds.
@@ -132,7 +143,7 @@ extension ParserState {
         return names
     }
 
-    private mutating func expectBody(after keyword: String) -> Block? {
+    private mutating func expectBody(after keyword: String) -> BlockRecord? {
         guard at(.leftBrace) else {
             report("expected '{' after the '\(keyword)' condition")
             return nil
@@ -144,59 +155,60 @@ extension ParserState {
 
     /// `keyword conditions { body }` in a clause scope: the body (and later
     /// conditions) see the names the conditions bind.
-    private mutating func parseConditionalBody(_ statement: inout Statement, after keyword: String) {
+    private mutating func parseConditionalBody(_ statement: inout StatementRecord, after keyword: String) {
         let clause = pushScope(.clause, at: index)
         advance()
-        let (spans, names) = parseConditions()
-        statement.conditions = spans
+        let names = parseConditions()
         for name in names { declare(name.token, .binding, visibleFrom: name.visibleFrom) }
-        if let body = expectBody(after: keyword) { statement.blocks.append(body) }
+        if let body = expectBody(after: keyword) { tree.blocks.append(body) }
         popScope(clause, end: end)
     }
 
-    private mutating func parseIf(_ statement: inout Statement) {
+    private mutating func parseIf(_ statement: inout StatementRecord) {
         statement.kind = .if
         parseConditionalBody(&statement, after: "if")
         guard consume(.else) != nil else { return }
         if at(.if) {
-            statement.elseIf.append(parseStatement())
+            let elseIf = parseStatement()
+            statement.elseIf = tree.add(elseIf)
         } else if at(.leftBrace) {
-            statement.blocks.append(parseBlock(.block))
+            let body = parseBlock(.block)
+            tree.blocks.append(body)
         } else {
             report("expected '{' or 'if' after 'else'")
         }
     }
 
-    private mutating func parseGuard(_ statement: inout Statement) {
+    private mutating func parseGuard(_ statement: inout StatementRecord) {
         statement.kind = .guard
         advance()
-        let (spans, names) = parseConditions()
-        statement.conditions = spans
+        let names = parseConditions()
         if consume(.else) == nil { report("expected 'else' after the 'guard' condition") }
-        if let body = expectBody(after: "guard") { statement.blocks.append(body) }
+        if let body = expectBody(after: "guard") { tree.blocks.append(body) }
         // Names bound by `guard` are visible after it, in the enclosing scope.
         for name in names { declare(name.token, .binding, visibleFrom: end) }
     }
 
-    private mutating func parseWhile(_ statement: inout Statement) {
+    private mutating func parseWhile(_ statement: inout StatementRecord) {
         statement.kind = .while
         parseConditionalBody(&statement, after: "while")
     }
 
-    private mutating func parseRepeat(_ statement: inout Statement) {
+    private mutating func parseRepeat(_ statement: inout StatementRecord) {
         statement.kind = .repeat
         advance()
-        statement.blocks.append(parseBlock(.block))
+        let body = parseBlock(.block)
+        tree.blocks.append(body)
         if consume(.while) != nil {
             let start = index
             scanExpression(.basic)
-            statement.conditions = [TokenSpan(start, end)]
+            tree.spans.append(TokenSpan(start, end))
         } else {
             report("expected 'while' after the 'repeat' body")
         }
     }
 
-    private mutating func parseFor(_ statement: inout Statement) {
+    private mutating func parseFor(_ statement: inout StatementRecord) {
         statement.kind = .for
         let clause = pushScope(.clause, at: index)
         advance()
@@ -208,22 +220,23 @@ extension ParserState {
         if consume(.in) == nil { report("expected 'in' after the 'for' pattern") }
         let start = index
         scanExpression(.condition)
-        statement.conditions = [TokenSpan(start, end)]
+        tree.spans.append(TokenSpan(start, end))
         for name in names { declare(name, .binding, visibleFrom: end) }
         if consume(.where) != nil {
             let whereStart = index
             scanExpression(.condition)
-            statement.conditions.append(TokenSpan(whereStart, end))
+            tree.spans.append(TokenSpan(whereStart, end))
         }
-        if let body = expectBody(after: "for") { statement.blocks.append(body) }
+        if let body = expectBody(after: "for") { tree.blocks.append(body) }
         popScope(clause, end: end)
     }
 
-    private mutating func parseDo(_ statement: inout Statement) {
+    private mutating func parseDo(_ statement: inout StatementRecord) {
         statement.kind = .do
         advance()
         parseEffects()
-        statement.blocks.append(parseBlock(.block))
+        let body = parseBlock(.block)
+        tree.blocks.append(body)
         while at(.catch) {
             let clause = pushScope(.clause, at: index)
             let keyword = index
@@ -235,7 +248,7 @@ extension ParserState {
                 let start = index
                 names += scanPattern(bindAll: false)
                 if consume(.where) != nil { scanExpression(.condition) }
-                statement.conditions.append(TokenSpan(start, end))
+                tree.spans.append(TokenSpan(start, end))
                 if consume(.comma) == nil { break }
             }
             if hasPattern {
@@ -243,19 +256,19 @@ extension ParserState {
             } else {
                 declare(keyword, .implicit, implicit: "error")
             }
-            if let body = expectBody(after: "catch") { statement.blocks.append(body) }
+            if let body = expectBody(after: "catch") { tree.blocks.append(body) }
             popScope(clause, end: end)
         }
     }
 
     // MARK: switch
 
-    private mutating func parseSwitch(_ statement: inout Statement) {
+    private mutating func parseSwitch(_ statement: inout StatementRecord) {
         statement.kind = .switch
         advance()
         let start = index
         scanExpression(.condition)
-        statement.conditions = [TokenSpan(start, end)]
+        tree.spans.append(TokenSpan(start, end))
         guard at(.leftBrace) else {
             report("expected '{' after the 'switch' subject")
             return
@@ -266,13 +279,14 @@ extension ParserState {
         }
         defer { leaveNesting() }
         advance()
-        parseSwitchCases(into: &statement.cases)
+        parseSwitchCases()
         if consume(.rightBrace) == nil { report("expected '}' to close the 'switch'") }
     }
 
     /// Case sections up to `}` or the end of a `#if` clause; a `#if` around
     /// whole cases contributes its cases from every branch.
-    private mutating func parseSwitchCases(into cases: inout [SwitchCase]) {
+    /// Onto the builder's stack of cases.
+    private mutating func parseSwitchCases() {
         while !at(.rightBrace) && !atEnd && !isPound("#elseif") && !isPound("#else") && !isPound("#endif") {
             let before = index
             if isPound("#if") {
@@ -281,14 +295,14 @@ extension ParserState {
                     let hasCondition = !isPound("#else")
                     advance()
                     if hasCondition { _ = skipDirectiveCondition() }
-                    parseSwitchCases(into: &cases)
+                    parseSwitchCases()
                 }
                 leaveNesting()
                 if isPound("#endif") { advance() } else { report("expected '#endif'") }
                 continue
             }
             let labelStart = index
-            let mark = closureCollector.count
+            let mark = tree.closures.count
             let scope = pushScope(.switchCase, at: index)
             if at(.atSign) { _ = parseAttribute() } // `@unknown`
             if at(.case) {
@@ -312,10 +326,18 @@ extension ParserState {
             let labelClosures = closures(since: mark)
             let items = parseItems(.switchCase)
             popScope(scope, end: end)
-            cases.append(SwitchCase(label: label, items: items, closures: labelClosures))
+            tree.switchCases.append(SwitchCaseRecord(label: label, items: items, closures: labelClosures))
             if index == before { advance() }
         }
     }
+}
+
+/// Where a statement's lists begin on the builder's stacks.
+struct StatementMarks {
+    var closures: Int
+    var conditions: Int
+    var blocks: Int
+    var cases: Int
 }
 
 // MARK: - Lookahead

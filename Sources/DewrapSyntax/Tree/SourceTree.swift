@@ -4,7 +4,7 @@
 /// `$name` reference. See `SyntaxTree.swift` for the model.
 public struct SourceTree: Sendable {
     public var tokens: [Token]
-    public var items: [Item]
+    public var items: SyntaxList<Item>
     public var dollarReferences: [DollarReference]
     /// `<…>` in expressions that the parser read as generic arguments (not `<` and `>` operators).
     public var expressionGenericArguments: [TokenSpan]

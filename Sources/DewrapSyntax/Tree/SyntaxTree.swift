@@ -1,6 +1,13 @@
 // The declaration structure of a Swift file: what lowering needs, exactly, and
 // nothing more. Positions are token indices into `SourceTree.tokens`; an
 // expression is a `TokenSpan`, not a tree.
+//
+// The tree lives in tables (`SyntaxTables`), one for each kind of node. A
+// node's record is trivially copyable and names its parts by index: a list is
+// a range of its table. Parsing a file appends to those tables, not an object
+// and an array per node, and freeing the tree frees the tables, not every node
+// one by one. What lowering reads are views: a record with the tables it is in
+// (`TypeDecl`, `Block`, `Item`, …), and lists of views (`SyntaxList`).
 
 /// Tokens `lower..<upper` (indices into `SourceTree.tokens`).
 public struct TokenSpan: Equatable, Sendable {
@@ -39,33 +46,284 @@ public struct Modifier: Sendable {
     public var detail: TokenSpan?
 }
 
+// MARK: - Lists
+
+/// A node kind a `SyntaxList` can hold: read from its table by index.
+public protocol SyntaxElement {
+    static func element(at index: Int, in tables: SyntaxTables) -> Self
+}
+
+/// Where a node's list lies in the table of its elements.
+@usableFromInline
+struct TableRange: Sendable {
+    @usableFromInline var start: Int32
+    @usableFromInline var count: Int32
+
+    @usableFromInline static let empty = TableRange(start: 0, count: 0)
+
+    @usableFromInline init(start: Int32, count: Int32) {
+        self.start = start
+        self.count = count
+    }
+
+    init(_ start: Int, _ count: Int) {
+        self.start = Int32(truncatingIfNeeded: start)
+        self.count = Int32(truncatingIfNeeded: count)
+    }
+}
+
+/// The items of a block, the attributes of a declaration, the bindings of a
+/// variable, …: a range of one table, read as views.
+public struct SyntaxList<Element: SyntaxElement>: RandomAccessCollection, Sendable {
+    @usableFromInline let tables: SyntaxTables
+    @usableFromInline let range: TableRange
+
+    @inlinable init(_ range: TableRange, in tables: SyntaxTables) {
+        self.tables = tables
+        self.range = range
+    }
+
+    @inlinable public var startIndex: Int { 0 }
+    @inlinable public var endIndex: Int { Int(range.count) }
+
+    @inlinable public subscript(position: Int) -> Element {
+        precondition(position >= 0 && position < endIndex, "syntax list index out of range")
+        return Element.element(at: Int(range.start) + position, in: tables)
+    }
+}
+
+// MARK: - The tables
+
+/// Every node of one parsed file, a table for each kind. Written by the parser
+/// only, before the first view of it exists; read-only from then on.
+public final class SyntaxTables: @unchecked Sendable {
+    @usableFromInline @exclusivity(unchecked) var items: [ItemRecord] = []
+    @usableFromInline @exclusivity(unchecked) var types: [TypeRecord] = []
+    @usableFromInline @exclusivity(unchecked) var variables: [VariableRecord] = []
+    @usableFromInline @exclusivity(unchecked) var bindings: [BindingRecord] = []
+    @usableFromInline @exclusivity(unchecked) var functions: [FunctionRecord] = []
+    @usableFromInline @exclusivity(unchecked) var parameters: [ParameterRecord] = []
+    @usableFromInline @exclusivity(unchecked) var accessors: [AccessorRecord] = []
+    @usableFromInline @exclusivity(unchecked) var statements: [StatementRecord] = []
+    @usableFromInline @exclusivity(unchecked) var blocks: [BlockRecord] = []
+    @usableFromInline @exclusivity(unchecked) var switchCases: [SwitchCaseRecord] = []
+    @usableFromInline @exclusivity(unchecked) var ifConfigs: [IfConfigRecord] = []
+    @usableFromInline @exclusivity(unchecked) var clauses: [ClauseRecord] = []
+    @usableFromInline @exclusivity(unchecked) var others: [OtherRecord] = []
+    @usableFromInline @exclusivity(unchecked) var closures: [ClosureRecord] = []
+    @usableFromInline @exclusivity(unchecked) var attributes: [Attribute] = []
+    @usableFromInline @exclusivity(unchecked) var modifiers: [Modifier] = []
+    /// Inheritance lists and statement conditions.
+    @usableFromInline @exclusivity(unchecked) var spans: [TokenSpan] = []
+    /// Closure parameters and the names of other declarations.
+    @usableFromInline @exclusivity(unchecked) var tokenIndices: [Int] = []
+
+    init() {}
+}
+
+// MARK: - Records (what the tables hold)
+
+@usableFromInline
+enum ItemRecord: Sendable {
+    case type(Int32)
+    case variable(Int32)
+    case function(Int32)
+    case ifConfig(Int32)
+    case statement(Int32)
+    case other(Int32)
+}
+
+@usableFromInline
+struct PrefixRecord: Sendable {
+    @usableFromInline var attributes: TableRange
+    @usableFromInline var modifiers: TableRange
+    @usableFromInline var start: Int
+}
+
+@usableFromInline
+struct BlockRecord: Sendable {
+    @usableFromInline var open: Int
+    @usableFromInline var close: Int?
+    @usableFromInline var items: TableRange
+}
+
+@usableFromInline
+struct TypeRecord: Sendable {
+    @usableFromInline var kind: TypeKind
+    @usableFromInline var prefix: PrefixRecord
+    @usableFromInline var keyword: Int
+    @usableFromInline var name: TokenSpan
+    @usableFromInline var genericParameters: TokenSpan?
+    @usableFromInline var inheritance: TableRange
+    @usableFromInline var whereClause: TokenSpan?
+    @usableFromInline var body: BlockRecord?
+    @usableFromInline var span: TokenSpan
+}
+
+@usableFromInline
+struct VariableRecord: Sendable {
+    @usableFromInline var prefix: PrefixRecord
+    @usableFromInline var keyword: Int
+    @usableFromInline var span: TokenSpan
+    @usableFromInline var bindings: TableRange
+}
+
+@usableFromInline
+struct BindingRecord: Sendable {
+    @usableFromInline var pattern: TokenSpan
+    @usableFromInline var name: Int?
+    @usableFromInline var type: TokenSpan?
+    @usableFromInline var initializer: TokenSpan?
+    @usableFromInline var closures: TableRange
+    @usableFromInline var accessors: AccessorBlockRecord?
+}
+
+@usableFromInline
+struct AccessorBlockRecord: Sendable {
+    @usableFromInline enum Content: Sendable {
+        case getter(TableRange)
+        case accessors(TableRange)
+    }
+
+    @usableFromInline var open: Int
+    @usableFromInline var close: Int?
+    @usableFromInline var content: Content
+}
+
+@usableFromInline
+struct AccessorRecord: Sendable {
+    @usableFromInline var attributes: TableRange
+    @usableFromInline var modifier: Int?
+    @usableFromInline var keyword: Int
+    @usableFromInline var parameter: TokenSpan?
+    @usableFromInline var effects: TokenSpan?
+    @usableFromInline var body: BlockRecord?
+}
+
+@usableFromInline
+struct FunctionRecord: Sendable {
+    @usableFromInline var kind: FunctionKind
+    @usableFromInline var prefix: PrefixRecord
+    @usableFromInline var keyword: Int
+    @usableFromInline var name: Int?
+    @usableFromInline var genericParameters: TokenSpan?
+    @usableFromInline var parameterClause: TokenSpan?
+    @usableFromInline var parameters: TableRange
+    @usableFromInline var effects: TokenSpan?
+    @usableFromInline var returnType: TokenSpan?
+    @usableFromInline var whereClause: TokenSpan?
+    @usableFromInline var body: BlockRecord?
+    @usableFromInline var accessors: AccessorBlockRecord?
+    @usableFromInline var closures: TableRange
+    @usableFromInline var span: TokenSpan
+}
+
+@usableFromInline
+struct ParameterRecord: Sendable {
+    @usableFromInline var attributes: TableRange
+    @usableFromInline var firstName: Int?
+    @usableFromInline var secondName: Int?
+    @usableFromInline var type: TokenSpan?
+    @usableFromInline var defaultValue: TokenSpan?
+    @usableFromInline var span: TokenSpan
+}
+
+@usableFromInline
+struct IfConfigRecord: Sendable {
+    @usableFromInline var clauses: TableRange
+    @usableFromInline var endif: Int?
+    @usableFromInline var span: TokenSpan
+}
+
+@usableFromInline
+struct ClauseRecord: Sendable {
+    @usableFromInline var keyword: Int
+    @usableFromInline var condition: TokenSpan?
+    @usableFromInline var items: TableRange
+}
+
+@usableFromInline
+struct OtherRecord: Sendable {
+    @usableFromInline var kind: OtherDeclKind
+    @usableFromInline var prefix: PrefixRecord
+    @usableFromInline var keyword: Int
+    @usableFromInline var names: TableRange
+    @usableFromInline var closures: TableRange
+    @usableFromInline var span: TokenSpan
+}
+
+@usableFromInline
+struct StatementRecord: Sendable {
+    @usableFromInline var kind: StatementKind
+    @usableFromInline var label: Int?
+    @usableFromInline var span: TokenSpan
+    @usableFromInline var conditions: TableRange
+    @usableFromInline var blocks: TableRange
+    @usableFromInline var cases: TableRange
+    /// The statement of an `else if`, in the statements table; -1 for none.
+    @usableFromInline var elseIf: Int32
+    @usableFromInline var closures: TableRange
+}
+
+@usableFromInline
+struct SwitchCaseRecord: Sendable {
+    @usableFromInline var label: TokenSpan
+    @usableFromInline var items: TableRange
+    @usableFromInline var closures: TableRange
+}
+
+@usableFromInline
+struct ClosureRecord: Sendable {
+    @usableFromInline var kind: Closure.Kind
+    @usableFromInline var open: Int
+    @usableFromInline var close: Int?
+    @usableFromInline var captureList: TokenSpan?
+    @usableFromInline var parameters: TableRange
+    @usableFromInline var signature: TokenSpan?
+    @usableFromInline var items: TableRange
+}
+
+// MARK: - Views (what lowering reads)
+
 /// Attributes and modifiers in front of a declaration.
 public struct DeclarationPrefix: Sendable {
-    public var attributes: [Attribute] = []
-    public var modifiers: [Modifier] = []
+    @usableFromInline let tables: SyntaxTables
+    @usableFromInline let record: PrefixRecord
+
+    @inlinable init(_ record: PrefixRecord, in tables: SyntaxTables) {
+        self.tables = tables
+        self.record = record
+    }
+
+    @inlinable public var attributes: SyntaxList<Attribute> { SyntaxList(record.attributes, in: tables) }
+    @inlinable public var modifiers: SyntaxList<Modifier> { SyntaxList(record.modifiers, in: tables) }
     /// First token of the prefix (or of the keyword when there is none).
-    public var start: Int
+    @inlinable public var start: Int { record.start }
 }
 
 /// `{ … }` holding items. `close` is nil when the file ended first.
 public struct Block: Sendable {
-    public var open: Int
-    public var close: Int?
-    public var items: [Item]
+    @usableFromInline let tables: SyntaxTables
+    @usableFromInline let record: BlockRecord
+
+    @inlinable init(_ record: BlockRecord, in tables: SyntaxTables) {
+        self.tables = tables
+        self.record = record
+    }
+
+    @inlinable public var open: Int { record.open }
+    @inlinable public var close: Int? { record.close }
+    @inlinable public var items: SyntaxList<Item> { SyntaxList(record.items, in: tables) }
 }
 
 /// One entry of a file, a type body or a code block.
-/// Every case holds one reference (types, variables and functions are objects,
-/// the rest boxed): an item is then a tagged pointer, and copying or freeing one
-/// (lowering keeps the declarations it lowers) is one retain or release, not a
-/// call that switches over the cases and retains every list the payload holds.
 public enum Item: Sendable {
     case type(TypeDecl)
     case variable(VariableDecl)
     case function(FunctionDecl)
-    indirect case ifConfig(IfConfig)
-    indirect case statement(Statement)
-    indirect case other(OtherDecl)
+    case ifConfig(IfConfig)
+    case statement(Statement)
+    case other(OtherDecl)
 }
 
 public enum TypeKind: String, Sendable {
@@ -73,138 +331,115 @@ public enum TypeKind: String, Sendable {
 }
 
 /// `struct`, `class`, `actor`, `enum`, `protocol` or `extension`.
-public final class TypeDecl: Sendable {
-    public let kind: TypeKind
-    public let prefix: DeclarationPrefix
-    public let keyword: Int
-    /// The declared name, or for an extension the extended type.
-    public let name: TokenSpan
-    /// `<…>` including the angle brackets.
-    public let genericParameters: TokenSpan?
-    public let inheritance: [TokenSpan]
-    /// From `where` to the end of its last requirement.
-    public let whereClause: TokenSpan?
-    public let body: Block?
-    public let span: TokenSpan
+public struct TypeDecl: Sendable {
+    @usableFromInline let tables: SyntaxTables
+    @usableFromInline let record: TypeRecord
 
-    init(
-        kind: TypeKind, prefix: DeclarationPrefix, keyword: Int, name: TokenSpan, genericParameters: TokenSpan?,
-        inheritance: [TokenSpan], whereClause: TokenSpan?, body: Block?, span: TokenSpan
-    ) {
-        self.kind = kind
-        self.prefix = prefix
-        self.keyword = keyword
-        self.name = name
-        self.genericParameters = genericParameters
-        self.inheritance = inheritance
-        self.whereClause = whereClause
-        self.body = body
-        self.span = span
+    @inlinable init(_ record: TypeRecord, in tables: SyntaxTables) {
+        self.tables = tables
+        self.record = record
     }
+
+    @inlinable public var kind: TypeKind { record.kind }
+    @inlinable public var prefix: DeclarationPrefix { DeclarationPrefix(record.prefix, in: tables) }
+    @inlinable public var keyword: Int { record.keyword }
+    /// The declared name, or for an extension the extended type.
+    @inlinable public var name: TokenSpan { record.name }
+    /// `<…>` including the angle brackets.
+    @inlinable public var genericParameters: TokenSpan? { record.genericParameters }
+    @inlinable public var inheritance: SyntaxList<TokenSpan> { SyntaxList(record.inheritance, in: tables) }
+    /// From `where` to the end of its last requirement.
+    @inlinable public var whereClause: TokenSpan? { record.whereClause }
+    @inlinable public var body: Block? { record.body.map { Block($0, in: tables) } }
+    @inlinable public var span: TokenSpan { record.span }
+    /// The body's items; none when there is no body.
+    @inlinable public var members: SyntaxList<Item> { SyntaxList(record.body?.items ?? .empty, in: tables) }
 }
 
 /// `let` or `var` with one or more pattern bindings.
-public final class VariableDecl: Sendable {
-    public let prefix: DeclarationPrefix
+public struct VariableDecl: Sendable {
+    @usableFromInline let tables: SyntaxTables
+    @usableFromInline let record: VariableRecord
+
+    @inlinable init(_ record: VariableRecord, in tables: SyntaxTables) {
+        self.tables = tables
+        self.record = record
+    }
+
+    @inlinable public var prefix: DeclarationPrefix { DeclarationPrefix(record.prefix, in: tables) }
     /// The `let` or `var` token.
-    public let keyword: Int
-    public let span: TokenSpan
-    /// How many bindings there are: one for nearly every declaration, none after an error.
-    @usableFromInline let bindingCount: Int
-    /// The first binding, held in the object itself: an array of one binding cost
-    /// an allocation and a free per declaration.
-    /// With no bindings, a placeholder that `bindings` never shows.
-    @usableFromInline let firstBinding: PatternBinding
-    /// The bindings after the first: empty, so no allocation, for nearly every declaration.
-    @usableFromInline let laterBindings: [PatternBinding]
-
-    // Inlinable (as Array is), for lowering reads `bindings[0]` in its hottest paths:
-    // called out of line, each read copied the whole binding, which cost more than
-    // the array it replaces.
-    @inlinable public var bindings: PatternBindings { PatternBindings(self) }
-
-    convenience init(prefix: DeclarationPrefix, keyword: Int, bindings: [PatternBinding], span: TokenSpan) {
-        self.init(
-            prefix: prefix, keyword: keyword, bindingCount: bindings.count,
-            first: bindings.first ?? PatternBinding.placeholder, later: Array(bindings.dropFirst()), span: span)
-    }
-
-    /// A declaration of one binding, with no array made for it.
-    convenience init(prefix: DeclarationPrefix, keyword: Int, binding: PatternBinding, span: TokenSpan) {
-        self.init(prefix: prefix, keyword: keyword, bindingCount: 1, first: binding, later: [], span: span)
-    }
-
-    private init(
-        prefix: DeclarationPrefix, keyword: Int, bindingCount: Int, first: PatternBinding, later: [PatternBinding],
-        span: TokenSpan
-    ) {
-        self.prefix = prefix
-        self.keyword = keyword
-        self.span = span
-        self.bindingCount = bindingCount
-        self.firstBinding = first
-        self.laterBindings = later
-    }
-}
-
-/// The bindings of a `VariableDecl`, in source order.
-public struct PatternBindings: RandomAccessCollection, Sendable {
-    @usableFromInline let declaration: VariableDecl
-
-    @inlinable init(_ declaration: VariableDecl) {
-        self.declaration = declaration
-    }
-
-    @inlinable public var startIndex: Int { 0 }
-    @inlinable public var endIndex: Int { declaration.bindingCount }
-
-    @inlinable public subscript(position: Int) -> PatternBinding {
-        precondition(position >= 0 && position < endIndex, "binding index out of range")
-        return position == 0 ? declaration.firstBinding : declaration.laterBindings[position - 1]
-    }
+    @inlinable public var keyword: Int { record.keyword }
+    @inlinable public var span: TokenSpan { record.span }
+    /// One for nearly every declaration, none after an error.
+    @inlinable public var bindings: SyntaxList<PatternBinding> { SyntaxList(record.bindings, in: tables) }
 }
 
 /// `a: Int = 1 { didSet { … } }`, one binding of a variable declaration.
 public struct PatternBinding: Sendable {
-    public var pattern: TokenSpan
-    /// The name token when the pattern is a single identifier.
-    public var name: Int?
-    /// The type after `:`.
-    public var type: TokenSpan?
-    /// The expression after `=`.
-    public var initializer: TokenSpan?
-    /// Closures in the initializer expression.
-    public var closures: [Closure]
-    public var accessors: AccessorBlock?
+    @usableFromInline let tables: SyntaxTables
+    @usableFromInline let record: BindingRecord
 
-    /// Stands in the first binding of a declaration that has none.
-    static let placeholder = PatternBinding(
-        pattern: TokenSpan(0, 0), name: nil, type: nil, initializer: nil, closures: [], accessors: nil)
+    @inlinable init(_ record: BindingRecord, in tables: SyntaxTables) {
+        self.tables = tables
+        self.record = record
+    }
+
+    @inlinable public var pattern: TokenSpan { record.pattern }
+    /// The name token when the pattern is a single identifier.
+    @inlinable public var name: Int? { record.name }
+    /// The type after `:`.
+    @inlinable public var type: TokenSpan? { record.type }
+    /// The expression after `=`.
+    @inlinable public var initializer: TokenSpan? { record.initializer }
+    /// Closures in the initializer expression.
+    @inlinable public var closures: SyntaxList<Closure> { SyntaxList(record.closures, in: tables) }
+    @inlinable public var accessors: AccessorBlock? { record.accessors.map { AccessorBlock($0, in: tables) } }
 }
 
 /// `{ get set }`, `{ willSet { } didSet { } }` or an implicit getter `{ return x }`.
 public struct AccessorBlock: Sendable {
     public enum Content: Sendable {
-        case getter([Item])
-        case accessors([Accessor])
+        case getter(SyntaxList<Item>)
+        case accessors(SyntaxList<Accessor>)
     }
 
-    public var open: Int
-    public var close: Int?
-    public var content: Content
+    @usableFromInline let tables: SyntaxTables
+    @usableFromInline let record: AccessorBlockRecord
+
+    @inlinable init(_ record: AccessorBlockRecord, in tables: SyntaxTables) {
+        self.tables = tables
+        self.record = record
+    }
+
+    @inlinable public var open: Int { record.open }
+    @inlinable public var close: Int? { record.close }
+    @inlinable public var content: Content {
+        switch record.content {
+        case .getter(let items): return .getter(SyntaxList(items, in: tables))
+        case .accessors(let accessors): return .accessors(SyntaxList(accessors, in: tables))
+        }
+    }
 }
 
 /// `get`, `nonmutating set(v) { … }`, `_modify`, `willSet`, `didSet`, …
 public struct Accessor: Sendable {
-    public var attributes: [Attribute]
+    @usableFromInline let tables: SyntaxTables
+    @usableFromInline let record: AccessorRecord
+
+    @inlinable init(_ record: AccessorRecord, in tables: SyntaxTables) {
+        self.tables = tables
+        self.record = record
+    }
+
+    @inlinable public var attributes: SyntaxList<Attribute> { SyntaxList(record.attributes, in: tables) }
     /// `mutating`, `nonmutating`, `__consuming`, …
-    public var modifier: Int?
-    public var keyword: Int
+    @inlinable public var modifier: Int? { record.modifier }
+    @inlinable public var keyword: Int { record.keyword }
     /// `(name)` including the parentheses.
-    public var parameter: TokenSpan?
+    @inlinable public var parameter: TokenSpan? { record.parameter }
     /// `async`, `throws(E)` and the like.
-    public var effects: TokenSpan?
-    public var body: Block?
+    @inlinable public var effects: TokenSpan? { record.effects }
+    @inlinable public var body: Block? { record.body.map { Block($0, in: tables) } }
 }
 
 public enum FunctionKind: String, Sendable {
@@ -212,75 +447,86 @@ public enum FunctionKind: String, Sendable {
 }
 
 /// `func`, `init`, `deinit` or `subscript`.
-public final class FunctionDecl: Sendable {
-    public let kind: FunctionKind
-    public let prefix: DeclarationPrefix
-    public let keyword: Int
-    /// The function's name or operator; for `init?`/`init!` the `?` or `!`.
-    public let name: Int?
-    public let genericParameters: TokenSpan?
-    /// `(…)` including the parentheses; nil for `deinit`.
-    public let parameterClause: TokenSpan?
-    public let parameters: [Parameter]
-    /// `async`, `throws`, `rethrows`, `throws(E)`.
-    public let effects: TokenSpan?
-    /// The type after `->`.
-    public let returnType: TokenSpan?
-    public let whereClause: TokenSpan?
-    /// The body of a `func`, `init` or `deinit`.
-    public let body: Block?
-    /// The accessors of a `subscript`.
-    public let accessors: AccessorBlock?
-    /// Closures in default values and attribute arguments.
-    public let closures: [Closure]
-    public let span: TokenSpan
+public struct FunctionDecl: Sendable {
+    @usableFromInline let tables: SyntaxTables
+    @usableFromInline let record: FunctionRecord
 
-    init(
-        kind: FunctionKind, prefix: DeclarationPrefix, keyword: Int, name: Int?, genericParameters: TokenSpan?,
-        parameterClause: TokenSpan?, parameters: [Parameter], effects: TokenSpan?, returnType: TokenSpan?,
-        whereClause: TokenSpan?, body: Block?, accessors: AccessorBlock?, closures: [Closure], span: TokenSpan
-    ) {
-        self.kind = kind
-        self.prefix = prefix
-        self.keyword = keyword
-        self.name = name
-        self.genericParameters = genericParameters
-        self.parameterClause = parameterClause
-        self.parameters = parameters
-        self.effects = effects
-        self.returnType = returnType
-        self.whereClause = whereClause
-        self.body = body
-        self.accessors = accessors
-        self.closures = closures
-        self.span = span
+    @inlinable init(_ record: FunctionRecord, in tables: SyntaxTables) {
+        self.tables = tables
+        self.record = record
     }
+
+    @inlinable public var kind: FunctionKind { record.kind }
+    @inlinable public var prefix: DeclarationPrefix { DeclarationPrefix(record.prefix, in: tables) }
+    @inlinable public var keyword: Int { record.keyword }
+    /// The function's name or operator; for `init?`/`init!` the `?` or `!`.
+    @inlinable public var name: Int? { record.name }
+    @inlinable public var genericParameters: TokenSpan? { record.genericParameters }
+    /// `(…)` including the parentheses; nil for `deinit`.
+    @inlinable public var parameterClause: TokenSpan? { record.parameterClause }
+    @inlinable public var parameters: SyntaxList<Parameter> { SyntaxList(record.parameters, in: tables) }
+    /// `async`, `throws`, `rethrows`, `throws(E)`.
+    @inlinable public var effects: TokenSpan? { record.effects }
+    /// The type after `->`.
+    @inlinable public var returnType: TokenSpan? { record.returnType }
+    @inlinable public var whereClause: TokenSpan? { record.whereClause }
+    /// The body of a `func`, `init` or `deinit`.
+    @inlinable public var body: Block? { record.body.map { Block($0, in: tables) } }
+    /// The accessors of a `subscript`.
+    @inlinable public var accessors: AccessorBlock? { record.accessors.map { AccessorBlock($0, in: tables) } }
+    /// Closures in default values and attribute arguments.
+    @inlinable public var closures: SyntaxList<Closure> { SyntaxList(record.closures, in: tables) }
+    @inlinable public var span: TokenSpan { record.span }
 }
 
 /// `@Binding x: Bool = .constant(true)`, `_ y: Int...`, `inout z: T`.
 public struct Parameter: Sendable {
-    public var attributes: [Attribute]
+    @usableFromInline let tables: SyntaxTables
+    @usableFromInline let record: ParameterRecord
+
+    @inlinable init(_ record: ParameterRecord, in tables: SyntaxTables) {
+        self.tables = tables
+        self.record = record
+    }
+
+    @inlinable public var attributes: SyntaxList<Attribute> { SyntaxList(record.attributes, in: tables) }
     /// The argument label (or `_`).
-    public var firstName: Int?
+    @inlinable public var firstName: Int? { record.firstName }
     /// The parameter name when it differs from the label.
-    public var secondName: Int?
-    public var type: TokenSpan?
-    public var defaultValue: TokenSpan?
-    public var span: TokenSpan
+    @inlinable public var secondName: Int? { record.secondName }
+    @inlinable public var type: TokenSpan? { record.type }
+    @inlinable public var defaultValue: TokenSpan? { record.defaultValue }
+    @inlinable public var span: TokenSpan { record.span }
 }
 
 /// `#if` … `#endif`, each branch with its condition and items.
 public struct IfConfig: Sendable {
-    public var clauses: [IfConfigClause]
-    public var endif: Int?
-    public var span: TokenSpan
+    @usableFromInline let tables: SyntaxTables
+    @usableFromInline let record: IfConfigRecord
+
+    @inlinable init(_ record: IfConfigRecord, in tables: SyntaxTables) {
+        self.tables = tables
+        self.record = record
+    }
+
+    @inlinable public var clauses: SyntaxList<IfConfigClause> { SyntaxList(record.clauses, in: tables) }
+    @inlinable public var endif: Int? { record.endif }
+    @inlinable public var span: TokenSpan { record.span }
 }
 
 public struct IfConfigClause: Sendable {
+    @usableFromInline let tables: SyntaxTables
+    @usableFromInline let record: ClauseRecord
+
+    @inlinable init(_ record: ClauseRecord, in tables: SyntaxTables) {
+        self.tables = tables
+        self.record = record
+    }
+
     /// `#if`, `#elseif` or `#else`.
-    public var keyword: Int
-    public var condition: TokenSpan?
-    public var items: [Item]
+    @inlinable public var keyword: Int { record.keyword }
+    @inlinable public var condition: TokenSpan? { record.condition }
+    @inlinable public var items: SyntaxList<Item> { SyntaxList(record.items, in: tables) }
 }
 
 public enum OtherDeclKind: String, Sendable {
@@ -289,13 +535,21 @@ public enum OtherDeclKind: String, Sendable {
 
 /// Declarations lowering does not look into.
 public struct OtherDecl: Sendable {
-    public var kind: OtherDeclKind
-    public var prefix: DeclarationPrefix
-    public var keyword: Int
+    @usableFromInline let tables: SyntaxTables
+    @usableFromInline let record: OtherRecord
+
+    @inlinable init(_ record: OtherRecord, in tables: SyntaxTables) {
+        self.tables = tables
+        self.record = record
+    }
+
+    @inlinable public var kind: OtherDeclKind { record.kind }
+    @inlinable public var prefix: DeclarationPrefix { DeclarationPrefix(record.prefix, in: tables) }
+    @inlinable public var keyword: Int { record.keyword }
     /// The declared names (the cases of `case a, b(Int)`).
-    public var names: [Int]
-    public var closures: [Closure]
-    public var span: TokenSpan
+    @inlinable public var names: SyntaxList<Int> { SyntaxList(record.names, in: tables) }
+    @inlinable public var closures: SyntaxList<Closure> { SyntaxList(record.closures, in: tables) }
+    @inlinable public var span: TokenSpan { record.span }
 }
 
 public enum StatementKind: String, Sendable {
@@ -305,27 +559,45 @@ public enum StatementKind: String, Sendable {
 
 /// A statement: its span, the blocks it owns and the closures in its expressions.
 public struct Statement: Sendable {
-    public var kind: StatementKind
+    @usableFromInline let tables: SyntaxTables
+    @usableFromInline let record: StatementRecord
+
+    @inlinable init(_ record: StatementRecord, in tables: SyntaxTables) {
+        self.tables = tables
+        self.record = record
+    }
+
+    @inlinable public var kind: StatementKind { record.kind }
     /// `name:` before a loop or `if`/`switch`/`do`.
-    public var label: Int?
-    public var span: TokenSpan
+    @inlinable public var label: Int? { record.label }
+    @inlinable public var span: TokenSpan { record.span }
     /// Conditions of `if`/`guard`/`while`, the sequence of `for`, the subject of `switch`.
-    public var conditions: [TokenSpan]
+    @inlinable public var conditions: SyntaxList<TokenSpan> { SyntaxList(record.conditions, in: tables) }
     /// In source order: `then` and `else` bodies, loop body, `do` and `catch` bodies.
-    public var blocks: [Block]
+    @inlinable public var blocks: SyntaxList<Block> { SyntaxList(record.blocks, in: tables) }
     /// The `case`/`default` sections of a `switch`.
-    public var cases: [SwitchCase]
-    /// An `else if` chained to an `if`.
-    public var elseIf: [Statement]
-    public var closures: [Closure]
+    @inlinable public var cases: SyntaxList<SwitchCase> { SyntaxList(record.cases, in: tables) }
+    /// An `else if` chained to an `if`: none or one.
+    @inlinable public var elseIf: SyntaxList<Statement> {
+        SyntaxList(record.elseIf < 0 ? .empty : TableRange(start: record.elseIf, count: 1), in: tables)
+    }
+    @inlinable public var closures: SyntaxList<Closure> { SyntaxList(record.closures, in: tables) }
 }
 
 /// `case .a(let x), .b where x > 0:` and its statements, or `default:`.
 public struct SwitchCase: Sendable {
+    @usableFromInline let tables: SyntaxTables
+    @usableFromInline let record: SwitchCaseRecord
+
+    @inlinable init(_ record: SwitchCaseRecord, in tables: SyntaxTables) {
+        self.tables = tables
+        self.record = record
+    }
+
     /// From `case`/`default` (or `@unknown`) to the `:`.
-    public var label: TokenSpan
-    public var items: [Item]
-    public var closures: [Closure]
+    @inlinable public var label: TokenSpan { record.label }
+    @inlinable public var items: SyntaxList<Item> { SyntaxList(record.items, in: tables) }
+    @inlinable public var closures: SyntaxList<Closure> { SyntaxList(record.closures, in: tables) }
 }
 
 /// `{ [weak self] (a: Int) -> Int in … }`. An `if` or `switch` used as an
@@ -337,16 +609,103 @@ public struct Closure: Sendable {
         case statementExpression
     }
 
-    public var kind: Kind
-    public var open: Int
-    public var close: Int?
+    @usableFromInline let tables: SyntaxTables
+    @usableFromInline let record: ClosureRecord
+
+    @inlinable init(_ record: ClosureRecord, in tables: SyntaxTables) {
+        self.tables = tables
+        self.record = record
+    }
+
+    @inlinable public var kind: Kind { record.kind }
+    @inlinable public var open: Int { record.open }
+    @inlinable public var close: Int? { record.close }
     /// `[…]` including the brackets.
-    public var captureList: TokenSpan?
+    @inlinable public var captureList: TokenSpan? { record.captureList }
     /// Parameter names (`a`, `$item`, `_`).
-    public var parameters: [Int]
+    @inlinable public var parameters: SyntaxList<Int> { SyntaxList(record.parameters, in: tables) }
     /// From the first token after `{` (or the capture list) to `in`, inclusive.
-    public var signature: TokenSpan?
-    public var items: [Item]
+    @inlinable public var signature: TokenSpan? { record.signature }
+    @inlinable public var items: SyntaxList<Item> { SyntaxList(record.items, in: tables) }
+}
+
+// MARK: - Reading elements from their tables
+
+extension Item: SyntaxElement {
+    @inlinable public static func element(at index: Int, in tables: SyntaxTables) -> Item {
+        switch tables.items[index] {
+        case .type(let i): return .type(TypeDecl(tables.types[Int(i)], in: tables))
+        case .variable(let i): return .variable(VariableDecl(tables.variables[Int(i)], in: tables))
+        case .function(let i): return .function(FunctionDecl(tables.functions[Int(i)], in: tables))
+        case .ifConfig(let i): return .ifConfig(IfConfig(tables.ifConfigs[Int(i)], in: tables))
+        case .statement(let i): return .statement(Statement(tables.statements[Int(i)], in: tables))
+        case .other(let i): return .other(OtherDecl(tables.others[Int(i)], in: tables))
+        }
+    }
+}
+
+extension PatternBinding: SyntaxElement {
+    @inlinable public static func element(at index: Int, in tables: SyntaxTables) -> PatternBinding {
+        PatternBinding(tables.bindings[index], in: tables)
+    }
+}
+
+extension Parameter: SyntaxElement {
+    @inlinable public static func element(at index: Int, in tables: SyntaxTables) -> Parameter {
+        Parameter(tables.parameters[index], in: tables)
+    }
+}
+
+extension Accessor: SyntaxElement {
+    @inlinable public static func element(at index: Int, in tables: SyntaxTables) -> Accessor {
+        Accessor(tables.accessors[index], in: tables)
+    }
+}
+
+extension Statement: SyntaxElement {
+    @inlinable public static func element(at index: Int, in tables: SyntaxTables) -> Statement {
+        Statement(tables.statements[index], in: tables)
+    }
+}
+
+extension Block: SyntaxElement {
+    @inlinable public static func element(at index: Int, in tables: SyntaxTables) -> Block {
+        Block(tables.blocks[index], in: tables)
+    }
+}
+
+extension SwitchCase: SyntaxElement {
+    @inlinable public static func element(at index: Int, in tables: SyntaxTables) -> SwitchCase {
+        SwitchCase(tables.switchCases[index], in: tables)
+    }
+}
+
+extension IfConfigClause: SyntaxElement {
+    @inlinable public static func element(at index: Int, in tables: SyntaxTables) -> IfConfigClause {
+        IfConfigClause(tables.clauses[index], in: tables)
+    }
+}
+
+extension Closure: SyntaxElement {
+    @inlinable public static func element(at index: Int, in tables: SyntaxTables) -> Closure {
+        Closure(tables.closures[index], in: tables)
+    }
+}
+
+extension Attribute: SyntaxElement {
+    @inlinable public static func element(at index: Int, in tables: SyntaxTables) -> Attribute { tables.attributes[index] }
+}
+
+extension Modifier: SyntaxElement {
+    @inlinable public static func element(at index: Int, in tables: SyntaxTables) -> Modifier { tables.modifiers[index] }
+}
+
+extension TokenSpan: SyntaxElement {
+    @inlinable public static func element(at index: Int, in tables: SyntaxTables) -> TokenSpan { tables.spans[index] }
+}
+
+extension Int: SyntaxElement {
+    @inlinable public static func element(at index: Int, in tables: SyntaxTables) -> Int { tables.tokenIndices[index] }
 }
 
 /// What stands before a `$name` reference.

@@ -62,7 +62,7 @@ extension SourceTree {
     }
 }
 
-private func collectTypes(_ items: [Item], into types: inout [TypeDecl]) {
+private func collectTypes(_ items: SyntaxList<Item>, into types: inout [TypeDecl]) {
     for item in items {
         switch item {
         case .type(let type):
@@ -76,7 +76,7 @@ private func collectTypes(_ items: [Item], into types: inout [TypeDecl]) {
     }
 }
 
-private func walk(_ items: [Item], _ visit: (Item) -> Void) {
+private func walk(_ items: SyntaxList<Item>, _ visit: (Item) -> Void) {
     for item in items {
         visit(item)
         switch item {
@@ -114,7 +114,7 @@ private func walk(_ statement: Statement, _ visit: (Item) -> Void) {
     }
 }
 
-private func walk(_ closures: [Closure], _ visit: (Item) -> Void) {
+private func walk(_ closures: SyntaxList<Closure>, _ visit: (Item) -> Void) {
     for closure in closures { walk(closure.items, visit) }
 }
 

@@ -73,7 +73,7 @@ private struct TreePrinter {
 
     // MARK: Items
 
-    mutating func items(_ items: [Item], depth: Int) {
+    mutating func items(_ items: SyntaxList<Item>, depth: Int) {
         for item in items { self.item(item, depth: depth) }
     }
 
@@ -195,7 +195,7 @@ private struct TreePrinter {
         }
     }
 
-    mutating func closures(_ closures: [Closure], depth: Int) {
+    mutating func closures(_ closures: SyntaxList<Closure>, depth: Int) {
         for closure in closures {
             if closure.kind == .statementExpression {
                 line(depth, "statement-expression \(at(closure.open))")
