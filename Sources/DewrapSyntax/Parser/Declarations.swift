@@ -173,13 +173,23 @@ extension ParserState {
     mutating func parseVariable(_ prefix: PrefixRecord, local: Bool) -> VariableRecord {
         let keyword = index
         advance()
-        let mark = tree.bindings.count
-        repeat {
-            guard let binding = parsePatternBinding(keyword: keyword, local: local) else { break }
-            tree.bindings.append(binding)
-        } while consume(.comma) != nil && !atEnd
-        return VariableRecord(
-            prefix: prefix, keyword: keyword, span: TokenSpan(prefix.start, end), bindings: tree.placeBindings(since: mark))
+        var bindings = TableRange.empty
+        if let first = parsePatternBinding(keyword: keyword, local: local) {
+            if consume(.comma) != nil && !atEnd {
+                let mark = tree.bindings.count
+                tree.bindings.append(first)
+                repeat {
+                    guard let binding = parsePatternBinding(keyword: keyword, local: local) else { break }
+                    tree.bindings.append(binding)
+                } while consume(.comma) != nil && !atEnd
+                bindings = tree.placeBindings(since: mark)
+            } else {
+                // Nearly every declaration has one binding: a list of one, straight into the table.
+                tree.tables.bindings.append(first)
+                bindings = TreeBuilder.range(from: tree.tables.bindings.count - 1, in: tree.tables.bindings)
+            }
+        }
+        return VariableRecord(prefix: prefix, keyword: keyword, span: TokenSpan(prefix.start, end), bindings: bindings)
     }
 
     /// One binding of the `let`/`var` at `keyword`; nil (reported) when no pattern starts here.

@@ -73,7 +73,7 @@ struct ParserState {
     var scopeChildren: [Int] = []
     var scopeNames: [ScopeName] = []
     /// The tables the tree is written into, and the lists being gathered.
-    let tree = TreeBuilder()
+    let tree: TreeBuilder
     var census = SyntaxCensus()
     /// While scanning a pattern (`case`, `catch`, `for`): the names it binds.
     var patternNames: [Int]?
@@ -90,6 +90,7 @@ struct ParserState {
 
     init(text: UnsafeBufferPointer<UInt8>, tokens: [Token], storage: UnsafeBufferPointer<Token>) {
         view = TokenView(text: text, tokens: tokens, last: tokens.count - 1, storage: storage)
+        tree = TreeBuilder(tokenCount: tokens.count)
         // Room in proportion to the tokens (about one scope and one name per
         // twenty in real code), so that the tables do not grow step by step.
         scopes.reserveCapacity(tokens.count / 16)

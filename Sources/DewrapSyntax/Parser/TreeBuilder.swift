@@ -11,6 +11,21 @@
 
 final class TreeBuilder {
     let tables = SyntaxTables()
+
+    /// Room in proportion to the tokens (in view code, about one item per
+    /// fifteen tokens), so that the tables seldom grow step by step.
+    init(tokenCount: Int) {
+        let room = tokenCount / 16
+        tables.items.reserveCapacity(room)
+        tables.variables.reserveCapacity(room / 2)
+        tables.bindings.reserveCapacity(room / 2)
+        tables.attributes.reserveCapacity(room / 4)
+        tables.modifiers.reserveCapacity(room / 4)
+        tables.statements.reserveCapacity(room / 4)
+        tables.closures.reserveCapacity(room / 4)
+        items.reserveCapacity(64)
+        closures.reserveCapacity(16)
+    }
     @exclusivity(unchecked) var items: [ItemRecord] = []
     @exclusivity(unchecked) var bindings: [BindingRecord] = []
     @exclusivity(unchecked) var parameters: [ParameterRecord] = []
@@ -65,8 +80,13 @@ private func place<Element>(_ stack: inout [Element], since mark: Int, in table:
     let count = stack.count - mark
     guard count > 0 else { return .empty }
     let start = table.count
-    table.append(contentsOf: stack[mark...])
-    stack.removeLast(count)
+    if count == 1 {
+        // Most lists (a variable's bindings, a clause's items) hold one.
+        table.append(stack.removeLast())
+    } else {
+        stack.withUnsafeBufferPointer { table.append(contentsOf: UnsafeBufferPointer(rebasing: $0[mark...])) }
+        stack.removeSubrange(mark...)
+    }
     return TableRange(start, count)
 }
 

@@ -333,12 +333,15 @@ public enum TypeKind: String, Sendable {
 /// `struct`, `class`, `actor`, `enum`, `protocol` or `extension`.
 public struct TypeDecl: Sendable {
     @usableFromInline let tables: SyntaxTables
-    @usableFromInline let record: TypeRecord
+    /// Its record's index in `tables.types`.
+    @usableFromInline let index: Int
 
-    @inlinable init(_ record: TypeRecord, in tables: SyntaxTables) {
+    @inlinable init(at index: Int, in tables: SyntaxTables) {
         self.tables = tables
-        self.record = record
+        self.index = index
     }
+
+    @inlinable var record: TypeRecord { tables.types[index] }
 
     @inlinable public var kind: TypeKind { record.kind }
     @inlinable public var prefix: DeclarationPrefix { DeclarationPrefix(record.prefix, in: tables) }
@@ -359,12 +362,15 @@ public struct TypeDecl: Sendable {
 /// `let` or `var` with one or more pattern bindings.
 public struct VariableDecl: Sendable {
     @usableFromInline let tables: SyntaxTables
-    @usableFromInline let record: VariableRecord
+    /// Its record's index in `tables.variables`.
+    @usableFromInline let index: Int
 
-    @inlinable init(_ record: VariableRecord, in tables: SyntaxTables) {
+    @inlinable init(at index: Int, in tables: SyntaxTables) {
         self.tables = tables
-        self.record = record
+        self.index = index
     }
+
+    @inlinable var record: VariableRecord { tables.variables[index] }
 
     @inlinable public var prefix: DeclarationPrefix { DeclarationPrefix(record.prefix, in: tables) }
     /// The `let` or `var` token.
@@ -377,12 +383,15 @@ public struct VariableDecl: Sendable {
 /// `a: Int = 1 { didSet { … } }`, one binding of a variable declaration.
 public struct PatternBinding: Sendable {
     @usableFromInline let tables: SyntaxTables
-    @usableFromInline let record: BindingRecord
+    /// Its record's index in `tables.bindings`.
+    @usableFromInline let index: Int
 
-    @inlinable init(_ record: BindingRecord, in tables: SyntaxTables) {
+    @inlinable init(at index: Int, in tables: SyntaxTables) {
         self.tables = tables
-        self.record = record
+        self.index = index
     }
+
+    @inlinable var record: BindingRecord { tables.bindings[index] }
 
     @inlinable public var pattern: TokenSpan { record.pattern }
     /// The name token when the pattern is a single identifier.
@@ -424,12 +433,15 @@ public struct AccessorBlock: Sendable {
 /// `get`, `nonmutating set(v) { … }`, `_modify`, `willSet`, `didSet`, …
 public struct Accessor: Sendable {
     @usableFromInline let tables: SyntaxTables
-    @usableFromInline let record: AccessorRecord
+    /// Its record's index in `tables.accessors`.
+    @usableFromInline let index: Int
 
-    @inlinable init(_ record: AccessorRecord, in tables: SyntaxTables) {
+    @inlinable init(at index: Int, in tables: SyntaxTables) {
         self.tables = tables
-        self.record = record
+        self.index = index
     }
+
+    @inlinable var record: AccessorRecord { tables.accessors[index] }
 
     @inlinable public var attributes: SyntaxList<Attribute> { SyntaxList(record.attributes, in: tables) }
     /// `mutating`, `nonmutating`, `__consuming`, …
@@ -449,12 +461,15 @@ public enum FunctionKind: String, Sendable {
 /// `func`, `init`, `deinit` or `subscript`.
 public struct FunctionDecl: Sendable {
     @usableFromInline let tables: SyntaxTables
-    @usableFromInline let record: FunctionRecord
+    /// Its record's index in `tables.functions`.
+    @usableFromInline let index: Int
 
-    @inlinable init(_ record: FunctionRecord, in tables: SyntaxTables) {
+    @inlinable init(at index: Int, in tables: SyntaxTables) {
         self.tables = tables
-        self.record = record
+        self.index = index
     }
+
+    @inlinable var record: FunctionRecord { tables.functions[index] }
 
     @inlinable public var kind: FunctionKind { record.kind }
     @inlinable public var prefix: DeclarationPrefix { DeclarationPrefix(record.prefix, in: tables) }
@@ -482,12 +497,15 @@ public struct FunctionDecl: Sendable {
 /// `@Binding x: Bool = .constant(true)`, `_ y: Int...`, `inout z: T`.
 public struct Parameter: Sendable {
     @usableFromInline let tables: SyntaxTables
-    @usableFromInline let record: ParameterRecord
+    /// Its record's index in `tables.parameters`.
+    @usableFromInline let index: Int
 
-    @inlinable init(_ record: ParameterRecord, in tables: SyntaxTables) {
+    @inlinable init(at index: Int, in tables: SyntaxTables) {
         self.tables = tables
-        self.record = record
+        self.index = index
     }
+
+    @inlinable var record: ParameterRecord { tables.parameters[index] }
 
     @inlinable public var attributes: SyntaxList<Attribute> { SyntaxList(record.attributes, in: tables) }
     /// The argument label (or `_`).
@@ -502,12 +520,15 @@ public struct Parameter: Sendable {
 /// `#if` … `#endif`, each branch with its condition and items.
 public struct IfConfig: Sendable {
     @usableFromInline let tables: SyntaxTables
-    @usableFromInline let record: IfConfigRecord
+    /// Its record's index in `tables.ifConfigs`.
+    @usableFromInline let index: Int
 
-    @inlinable init(_ record: IfConfigRecord, in tables: SyntaxTables) {
+    @inlinable init(at index: Int, in tables: SyntaxTables) {
         self.tables = tables
-        self.record = record
+        self.index = index
     }
+
+    @inlinable var record: IfConfigRecord { tables.ifConfigs[index] }
 
     @inlinable public var clauses: SyntaxList<IfConfigClause> { SyntaxList(record.clauses, in: tables) }
     @inlinable public var endif: Int? { record.endif }
@@ -516,12 +537,15 @@ public struct IfConfig: Sendable {
 
 public struct IfConfigClause: Sendable {
     @usableFromInline let tables: SyntaxTables
-    @usableFromInline let record: ClauseRecord
+    /// Its record's index in `tables.clauses`.
+    @usableFromInline let index: Int
 
-    @inlinable init(_ record: ClauseRecord, in tables: SyntaxTables) {
+    @inlinable init(at index: Int, in tables: SyntaxTables) {
         self.tables = tables
-        self.record = record
+        self.index = index
     }
+
+    @inlinable var record: ClauseRecord { tables.clauses[index] }
 
     /// `#if`, `#elseif` or `#else`.
     @inlinable public var keyword: Int { record.keyword }
@@ -536,12 +560,15 @@ public enum OtherDeclKind: String, Sendable {
 /// Declarations lowering does not look into.
 public struct OtherDecl: Sendable {
     @usableFromInline let tables: SyntaxTables
-    @usableFromInline let record: OtherRecord
+    /// Its record's index in `tables.others`.
+    @usableFromInline let index: Int
 
-    @inlinable init(_ record: OtherRecord, in tables: SyntaxTables) {
+    @inlinable init(at index: Int, in tables: SyntaxTables) {
         self.tables = tables
-        self.record = record
+        self.index = index
     }
+
+    @inlinable var record: OtherRecord { tables.others[index] }
 
     @inlinable public var kind: OtherDeclKind { record.kind }
     @inlinable public var prefix: DeclarationPrefix { DeclarationPrefix(record.prefix, in: tables) }
@@ -560,12 +587,15 @@ public enum StatementKind: String, Sendable {
 /// A statement: its span, the blocks it owns and the closures in its expressions.
 public struct Statement: Sendable {
     @usableFromInline let tables: SyntaxTables
-    @usableFromInline let record: StatementRecord
+    /// Its record's index in `tables.statements`.
+    @usableFromInline let index: Int
 
-    @inlinable init(_ record: StatementRecord, in tables: SyntaxTables) {
+    @inlinable init(at index: Int, in tables: SyntaxTables) {
         self.tables = tables
-        self.record = record
+        self.index = index
     }
+
+    @inlinable var record: StatementRecord { tables.statements[index] }
 
     @inlinable public var kind: StatementKind { record.kind }
     /// `name:` before a loop or `if`/`switch`/`do`.
@@ -587,12 +617,15 @@ public struct Statement: Sendable {
 /// `case .a(let x), .b where x > 0:` and its statements, or `default:`.
 public struct SwitchCase: Sendable {
     @usableFromInline let tables: SyntaxTables
-    @usableFromInline let record: SwitchCaseRecord
+    /// Its record's index in `tables.switchCases`.
+    @usableFromInline let index: Int
 
-    @inlinable init(_ record: SwitchCaseRecord, in tables: SyntaxTables) {
+    @inlinable init(at index: Int, in tables: SyntaxTables) {
         self.tables = tables
-        self.record = record
+        self.index = index
     }
+
+    @inlinable var record: SwitchCaseRecord { tables.switchCases[index] }
 
     /// From `case`/`default` (or `@unknown`) to the `:`.
     @inlinable public var label: TokenSpan { record.label }
@@ -610,12 +643,15 @@ public struct Closure: Sendable {
     }
 
     @usableFromInline let tables: SyntaxTables
-    @usableFromInline let record: ClosureRecord
+    /// Its record's index in `tables.closures`.
+    @usableFromInline let index: Int
 
-    @inlinable init(_ record: ClosureRecord, in tables: SyntaxTables) {
+    @inlinable init(at index: Int, in tables: SyntaxTables) {
         self.tables = tables
-        self.record = record
+        self.index = index
     }
+
+    @inlinable var record: ClosureRecord { tables.closures[index] }
 
     @inlinable public var kind: Kind { record.kind }
     @inlinable public var open: Int { record.open }
@@ -634,37 +670,37 @@ public struct Closure: Sendable {
 extension Item: SyntaxElement {
     @inlinable public static func element(at index: Int, in tables: SyntaxTables) -> Item {
         switch tables.items[index] {
-        case .type(let i): return .type(TypeDecl(tables.types[Int(i)], in: tables))
-        case .variable(let i): return .variable(VariableDecl(tables.variables[Int(i)], in: tables))
-        case .function(let i): return .function(FunctionDecl(tables.functions[Int(i)], in: tables))
-        case .ifConfig(let i): return .ifConfig(IfConfig(tables.ifConfigs[Int(i)], in: tables))
-        case .statement(let i): return .statement(Statement(tables.statements[Int(i)], in: tables))
-        case .other(let i): return .other(OtherDecl(tables.others[Int(i)], in: tables))
+        case .type(let i): return .type(TypeDecl(at: Int(i), in: tables))
+        case .variable(let i): return .variable(VariableDecl(at: Int(i), in: tables))
+        case .function(let i): return .function(FunctionDecl(at: Int(i), in: tables))
+        case .ifConfig(let i): return .ifConfig(IfConfig(at: Int(i), in: tables))
+        case .statement(let i): return .statement(Statement(at: Int(i), in: tables))
+        case .other(let i): return .other(OtherDecl(at: Int(i), in: tables))
         }
     }
 }
 
 extension PatternBinding: SyntaxElement {
     @inlinable public static func element(at index: Int, in tables: SyntaxTables) -> PatternBinding {
-        PatternBinding(tables.bindings[index], in: tables)
+        PatternBinding(at: index, in: tables)
     }
 }
 
 extension Parameter: SyntaxElement {
     @inlinable public static func element(at index: Int, in tables: SyntaxTables) -> Parameter {
-        Parameter(tables.parameters[index], in: tables)
+        Parameter(at: index, in: tables)
     }
 }
 
 extension Accessor: SyntaxElement {
     @inlinable public static func element(at index: Int, in tables: SyntaxTables) -> Accessor {
-        Accessor(tables.accessors[index], in: tables)
+        Accessor(at: index, in: tables)
     }
 }
 
 extension Statement: SyntaxElement {
     @inlinable public static func element(at index: Int, in tables: SyntaxTables) -> Statement {
-        Statement(tables.statements[index], in: tables)
+        Statement(at: index, in: tables)
     }
 }
 
@@ -676,19 +712,19 @@ extension Block: SyntaxElement {
 
 extension SwitchCase: SyntaxElement {
     @inlinable public static func element(at index: Int, in tables: SyntaxTables) -> SwitchCase {
-        SwitchCase(tables.switchCases[index], in: tables)
+        SwitchCase(at: index, in: tables)
     }
 }
 
 extension IfConfigClause: SyntaxElement {
     @inlinable public static func element(at index: Int, in tables: SyntaxTables) -> IfConfigClause {
-        IfConfigClause(tables.clauses[index], in: tables)
+        IfConfigClause(at: index, in: tables)
     }
 }
 
 extension Closure: SyntaxElement {
     @inlinable public static func element(at index: Int, in tables: SyntaxTables) -> Closure {
-        Closure(tables.closures[index], in: tables)
+        Closure(at: index, in: tables)
     }
 }
 
