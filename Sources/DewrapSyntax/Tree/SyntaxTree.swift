@@ -6,8 +6,11 @@
 // node's record is trivially copyable and names its parts by index: a list is
 // a range of its table. Parsing a file appends to those tables, not an object
 // and an array per node, and freeing the tree frees the tables, not every node
-// one by one. What lowering reads are views: a record with the tables it is in
-// (`TypeDecl`, `Block`, `Item`, …), and lists of views (`SyntaxList`).
+// one by one. What lowering reads are views (`TypeDecl`, `Item`, …): a node's
+// index with the tables it is in, two words to copy; a small record kept
+// inline in another (`Block`, `AccessorBlock`, `DeclarationPrefix`) is viewed
+// by value. A view holds its tables, so it stays valid for as long as it is
+// kept. Lists are `SyntaxList`s: a range of a table.
 
 /// Tokens `lower..<upper` (indices into `SourceTree.tokens`).
 public struct TokenSpan: Equatable, Sendable {
