@@ -32,8 +32,8 @@ extension ParserState {
     /// in a prefix holds another.
     mutating func parsePrefix(upTo keyword: Int) -> PrefixRecord {
         let start = index
-        let attributes = tree.tables.attributes.count
-        let modifiers = tree.tables.modifiers.count
+        let attributes = tables.attributes.count
+        let modifiers = tables.modifiers.count
         while index < keyword && !atEnd {
             if isPound("#if") {
                 // `#if` around attributes only: their attributes join the prefix.
@@ -43,13 +43,13 @@ extension ParserState {
                     if hasCondition { _ = skipDirectiveCondition() }
                     while at(.atSign) {
                         let attribute = parseAttribute()
-                        tree.tables.attributes.append(attribute)
+                        tables.attributes.append(attribute)
                     }
                 }
                 if isPound("#endif") { advance() }
             } else if at(.atSign) {
                 let attribute = parseAttribute()
-                tree.tables.attributes.append(attribute)
+                tables.attributes.append(attribute)
             } else {
                 let modifier = index
                 advance()
@@ -59,12 +59,12 @@ extension ParserState {
                     skipBalanced()
                     detail = TokenSpan(open, index)
                 }
-                tree.tables.modifiers.append(Modifier(keyword: modifier, detail: detail))
+                tables.modifiers.append(Modifier(keyword: modifier, detail: detail))
             }
         }
         return PrefixRecord(
-            attributes: TreeBuilder.range(from: attributes, in: tree.tables.attributes),
-            modifiers: TreeBuilder.range(from: modifiers, in: tree.tables.modifiers), start: start)
+            attributes: TreeBuilder.range(from: attributes, in: tables.attributes),
+            modifiers: TreeBuilder.range(from: modifiers, in: tables.modifiers), start: start)
     }
 
     /// `@Name`, `@A.B`, `@State<Int>`, with `(arguments)` written right after the name.
@@ -119,14 +119,14 @@ extension ParserState {
         var genericParameters: TokenSpan?
         if atLeftAngle { genericParameters = parseGenericParameters() }
         // Straight into the table: a type holds no statement with conditions.
-        let inheritanceStart = tree.tables.spans.count
+        let inheritanceStart = tables.spans.count
         if consume(.colon) != nil {
             repeat {
                 let type = parseType()
-                tree.tables.spans.append(type)
+                tables.spans.append(type)
             } while consume(.comma) != nil && !atEnd
         }
-        let inheritance = TreeBuilder.range(from: inheritanceStart, in: tree.tables.spans)
+        let inheritance = TreeBuilder.range(from: inheritanceStart, in: tables.spans)
         var whereClause: TokenSpan?
         if at(.where) { whereClause = parseWhereClause() }
         var body: BlockRecord?
@@ -185,8 +185,8 @@ extension ParserState {
                 bindings = tree.placeBindings(since: mark)
             } else {
                 // Nearly every declaration has one binding: a list of one, straight into the table.
-                tree.tables.bindings.append(first)
-                bindings = TreeBuilder.range(from: tree.tables.bindings.count - 1, in: tree.tables.bindings)
+                tables.bindings.append(first)
+                bindings = TreeBuilder.range(from: tables.bindings.count - 1, in: tables.bindings)
             }
         }
         return VariableRecord(prefix: prefix, keyword: keyword, span: TokenSpan(prefix.start, end), bindings: bindings)
@@ -288,12 +288,12 @@ extension ParserState {
     }
 
     mutating func parseAccessor() -> AccessorRecord {
-        let attributesStart = tree.tables.attributes.count
+        let attributesStart = tables.attributes.count
         while at(.atSign) {
             let attribute = parseAttribute()
-            tree.tables.attributes.append(attribute)
+            tables.attributes.append(attribute)
         }
-        let attributes = TreeBuilder.range(from: attributesStart, in: tree.tables.attributes)
+        let attributes = TreeBuilder.range(from: attributesStart, in: tables.attributes)
         var modifier: Int?
         if word.isAccessorModifier {
             modifier = index
@@ -393,7 +393,7 @@ extension ParserState {
                 // function with wrapped parameters (its statements are rewritten, P-1).
                 let readWhole =
                     kind == .initializer
-                    || tree.tables.parameters[Int(parameters.start)..<Int(parameters.start + parameters.count)].contains {
+                    || tables.parameters[Int(parameters.start)..<Int(parameters.start + parameters.count)].contains {
                         $0.attributes.count > 0
                     }
                 if readWhole { readsWhole += 1 }
@@ -420,12 +420,12 @@ extension ParserState {
         let mark = tree.parameters.count
         while !at(.rightParen) && !atEnd {
             let start = index
-            let attributesStart = tree.tables.attributes.count
+            let attributesStart = tables.attributes.count
             while at(.atSign) {
                 let attribute = parseAttribute()
-                tree.tables.attributes.append(attribute)
+                tables.attributes.append(attribute)
             }
-            let attributes = TreeBuilder.range(from: attributesStart, in: tree.tables.attributes)
+            let attributes = TreeBuilder.range(from: attributesStart, in: tables.attributes)
             if attributes.count > 0 && nameKind == .parameter { census.attributedParameter = true }
             var firstName: Int?
             var secondName: Int?

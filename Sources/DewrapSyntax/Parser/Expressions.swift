@@ -388,20 +388,20 @@ extension ParserState {
             if at(.leftParen) {
                 let first = declaredNames.count
                 _ = parseParameterClause(.closureParameter)
-                let start = tree.tables.tokenIndices.count
+                let start = tables.tokenIndices.count
                 for k in first..<declaredNames.count where declaredNames[k].scope == scope {
-                    tree.tables.tokenIndices.append(declaredNames[k].name.token)
+                    tables.tokenIndices.append(declaredNames[k].name.token)
                 }
-                parameters = TreeBuilder.range(from: start, in: tree.tables.tokenIndices)
+                parameters = TreeBuilder.range(from: start, in: tables.tokenIndices)
             } else {
-                let start = tree.tables.tokenIndices.count
+                let start = tables.tokenIndices.count
                 while index < inKeyword && (kind.isWord || at(.wildcard) || at(.dollarIdentifier)) {
                     if !at(.wildcard) { declare(index, .closureParameter) }
-                    tree.tables.tokenIndices.append(index)
+                    tables.tokenIndices.append(index)
                     advance()
                     if consume(.comma) == nil { break }
                 }
-                parameters = TreeBuilder.range(from: start, in: tree.tables.tokenIndices)
+                parameters = TreeBuilder.range(from: start, in: tables.tokenIndices)
             }
             parseEffects()
             if consume(.arrow) != nil { parseType() }
@@ -454,11 +454,11 @@ extension ParserState {
         let statement = parseStatement()
         // A list of one item, straight into the table.
         let item = ItemRecord.statement(tree.add(statement))
-        tree.tables.items.append(item)
+        tables.items.append(item)
         tree.closures.append(
             ClosureRecord(
                 kind: .statementExpression, open: start, close: nil, captureList: nil, parameters: .empty, signature: nil,
-                items: TreeBuilder.range(from: tree.tables.items.count - 1, in: tree.tables.items)))
+                items: TreeBuilder.range(from: tables.items.count - 1, in: tables.items)))
     }
 }
 

@@ -31,7 +31,7 @@ public enum Parser {
                 }
                 let items = state.parseFile()
                 return SourceTree(
-                    tokens: lexed.tokens, items: SyntaxList(items, in: state.tree.tables), dollarReferences: state.dollarReferences,
+                    tokens: lexed.tokens, items: SyntaxList(items, in: state.tables), dollarReferences: state.dollarReferences,
                     expressionGenericArguments: state.expressionGenericArguments,
                     scopes: state.scopes, scopeChildren: state.scopeChildren, scopeNames: state.scopeNames,
                     lexerDiagnostics: lexed.diagnostics, diagnostics: state.diagnostics,
@@ -74,6 +74,8 @@ struct ParserState {
     var scopeNames: [ScopeName] = []
     /// The tables the tree is written into, and the lists being gathered.
     let tree: TreeBuilder
+    /// `tree.tables`, for the lists written straight into them.
+    let tables: SyntaxTables
     var census = SyntaxCensus()
     /// While scanning a pattern (`case`, `catch`, `for`): the names it binds.
     var patternNames: [Int]?
@@ -91,6 +93,7 @@ struct ParserState {
     init(text: UnsafeBufferPointer<UInt8>, tokens: [Token], storage: UnsafeBufferPointer<Token>) {
         view = TokenView(text: text, tokens: tokens, last: tokens.count - 1, storage: storage)
         tree = TreeBuilder(tokenCount: tokens.count)
+        tables = tree.tables
         // Room in proportion to the tokens (about one scope and one name per
         // twenty in real code), so that the tables do not grow step by step.
         scopes.reserveCapacity(tokens.count / 16)

@@ -23,6 +23,10 @@ final class TreeBuilder {
         tables.modifiers.reserveCapacity(room / 4)
         tables.statements.reserveCapacity(room / 4)
         tables.closures.reserveCapacity(room / 4)
+        tables.types.reserveCapacity(room / 8)
+        tables.functions.reserveCapacity(room / 8)
+        tables.parameters.reserveCapacity(room / 4)
+        tables.spans.reserveCapacity(room / 4)
         items.reserveCapacity(64)
         closures.reserveCapacity(16)
     }
