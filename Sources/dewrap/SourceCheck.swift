@@ -19,12 +19,22 @@ func notSwiftSource(_ bytes: [UInt8]) -> Diagnostic? {
         let count = buffer.count
         var index = 0
         while index < count {
-            // Eight ASCII bytes, none of them NUL, at a time: nearly all of a source file.
+            // Thirty-two ASCII bytes, none of them NUL, at a time: nearly all of a source file.
+            // (Eight at a time cost two instructions a byte, most of them the loop's own.)
+            if index + 32 <= count {
+                let words = UnsafeRawPointer(buffer.baseAddress! + index)
+                let a = words.loadUnaligned(as: UInt64.self)
+                let b = words.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+                let c = words.loadUnaligned(fromByteOffset: 16, as: UInt64.self)
+                let d = words.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
+                if (a | b | c | d) & highBits == 0 && zeroBytes(a) | zeroBytes(b) | zeroBytes(c) | zeroBytes(d) == 0 {
+                    index += 32
+                    continue
+                }
+            }
             if index + 8 <= count {
                 let word = UnsafeRawPointer(buffer.baseAddress! + index).loadUnaligned(as: UInt64.self)
-                let highBits: UInt64 = 0x8080_8080_8080_8080
-                let hasZeroByte = (word &- 0x0101_0101_0101_0101) & ~word & highBits != 0
-                if word & highBits == 0 && !hasZeroByte {
+                if word & highBits == 0 && zeroBytes(word) == 0 {
                     index += 8
                     continue
                 }
@@ -45,6 +55,14 @@ func notSwiftSource(_ bytes: [UInt8]) -> Diagnostic? {
         }
         return nil
     }
+}
+
+private let highBits: UInt64 = 0x8080_8080_8080_8080
+
+/// The high bit of each zero byte of `word` (of an ASCII word: exact).
+@inline(__always)
+private func zeroBytes(_ word: UInt64) -> UInt64 {
+    (word &- 0x0101_0101_0101_0101) & ~word & highBits
 }
 
 /// The length of the well-formed UTF-8 sequence starting at `index` (a byte

@@ -32,15 +32,18 @@ func mayUseWrappers(_ tokens: [Token], in source: [UInt8]) -> Bool {
 /// non-ASCII name) answers yes and leaves the decision to the lexer.
 func mayHaveWrapperAttribute(_ source: [UInt8]) -> Bool {
     source.withUnsafeBufferPointer { bytes in
-        var i = firstOffset(of: UInt8(ascii: "@"), in: bytes, from: 0)
-        while i < bytes.count {
+        guard let base = bytes.baseAddress else { return false }
+        // The `@`s found with `memchr`, which reads many bytes an instruction: most of a file has none.
+        var from = 0
+        while from < bytes.count, let hit = memchr(base + from, Int32(UInt8(ascii: "@")), bytes.count - from) {
+            let i = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
             var end = i + 1
             while end < bytes.count && isASCIINameByte(bytes[end]) { end += 1 }
             if end == i + 1 || (end < bytes.count && bytes[end] >= 0x80) { return true }
             if !compilerAttributes.contains(UnsafeBufferPointer(rebasing: bytes[(i + 1)..<end])) {
                 return true
             }
-            i = firstOffset(of: UInt8(ascii: "@"), in: bytes, from: end)
+            from = end
         }
         return false
     }

@@ -57,12 +57,6 @@ func endOfPlainStringText(_ text: UnsafeBufferPointer<UInt8>, from i: Int) -> In
         })
 }
 
-/// The offset of the first `byte` at or after `start`, or the end.
-public func firstOffset(of byte: UInt8, in text: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
-    let pattern = UInt64(byte) &* 0x0101_0101_0101_0101
-    return scanBytes(text, from: start, hits: { zeroBytes($0 ^ pattern) }, isHit: { $0 == byte })
-}
-
 /// The high bit set in each zero byte of `word` (and possibly in bytes above
 /// the lowest zero one, which is the only one callers use); little-endian.
 @inlinable @inline(__always)
