@@ -29,9 +29,11 @@ struct ModuleSourcesTests {
             typeNames.formUnion(index.types.keys)
             typeNames.formUnion(index.otherTypeNames)
             for (owner, members) in index.cases { cases[owner, default: ["noSuchCase"]].formUnion(members.keys) }
-            for (owner, members) in index.values { values[owner, default: []].formUnion(members.keys) }
-            for (owner, members) in index.functions { functions[owner, default: []].formUnion(members.keys) }
-            for (owner, members) in index.instanceValues { instanceValues[owner, default: ["noSuchMember"]].formUnion(members.keys) }
+            for member in index.values.members { values[member.owner, default: []].insert(member.name) }
+            for member in index.functions.members { functions[member.owner, default: []].insert(member.name) }
+            for member in index.instanceValues.members {
+                instanceValues[member.owner, default: ["noSuchMember"]].insert(member.name)
+            }
             for member in environmentValuesMembers(in: file.context) { environmentNames.insert(file.context.text(member.name)) }
         }
         for name in typeNames {

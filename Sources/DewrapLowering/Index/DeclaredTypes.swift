@@ -35,13 +35,13 @@ final class DeclarationIndex {
     private(set) var types: [String: TypeKind?] = [:]
     /// Enum cases by enum name, then case name: whether the case has a payload.
     private(set) var cases: [String: [String: Bool]] = [:]
-    /// Static members (`Type.name`) and globals (`""`), by owner then name; declared twice: nil.
-    private(set) var values: [String: [String: Value?]] = [:]
-    /// Instance properties of non-generic types (their body and extensions), by owner then name;
+    /// Static members (`Type.name`) and globals (`""`), by owner and name; declared twice: nil.
+    private(set) var values = MemberTable<Value>()
+    /// Instance properties of non-generic types (their body and extensions), by owner and name;
     /// declared twice: nil.
-    private(set) var instanceValues: [String: [String: Value?]] = [:]
+    private(set) var instanceValues = MemberTable<Value>()
     /// Static functions and global functions with a written return type; overloaded: nil.
-    private(set) var functions: [String: [String: Function?]] = [:]
+    private(set) var functions = MemberTable<Function>()
     /// How deep look-ups are nested (a value's initial value names another declaration): cycles end here.
     var depth = 0
     /// Every name the file declares a type by, made on first use (see `declaresType(named:context:)`).
@@ -101,9 +101,9 @@ final class DeclarationIndex {
                         type: binding.type, initializer: binding.initializer, owner: owner, isPrivate: isPrivate(variable.prefix, context),
                         isPublic: isPublic(variable.prefix))
                     if isInstance {
-                        Self.record(value, named: context.text(name), owner: key, in: &instanceValues)
+                        instanceValues.record(value, named: context.text(name), owner: key)
                     } else {
-                        Self.record(value, named: context.text(name), owner: key, in: &values)
+                        values.record(value, named: context.text(name), owner: key)
                     }
                 }
             case .function(let function) where function.kind == .function:
@@ -117,18 +117,11 @@ final class DeclarationIndex {
                     : function.returnType.map {
                         Function(returnType: $0, owner: owner, isPrivate: isPrivate(function.prefix, context), isPublic: isPublic(function.prefix))
                     }
-                Self.record(entry, named: text, owner: key, in: &functions)
+                functions.record(entry, named: text, owner: key)
             default:
                 continue
             }
         }
-    }
-
-    /// Enters `entry` as `owner`'s member `name`, or, when `owner` has one by that name already,
-    /// makes it nil (uncertain): one look-up of each name where the two-step `table[owner]?[name]`
-    /// then `table[owner, default: [:]][name] = …` hashed both twice.
-    private static func record<Entry>(_ entry: Entry?, named name: String, owner: String, in table: inout [String: [String: Entry?]]) {
-        table[owner, default: [:]].withUniqueEntry(entry, named: name)
     }
 
     /// The names of the types, typealiases and associated types `items` declare, at any depth.
@@ -266,8 +259,8 @@ extension SourceContext {
         if names.count == 1 {
             // A global (or a static member of some type named without `Self.`: then uncertain).
             let declaredAsStatic =
-                index.values.contains { $0.key != "" && $0.value[member] != nil }
-                || index.functions.contains { $0.key != "" && $0.value[member] != nil }
+                index.values.members.contains { $0.owner != "" && $0.name == member }
+                || index.functions.members.contains { $0.owner != "" && $0.name == member }
                 || moduleSources?.declaresStaticMember(named: member) == true
             guard !declaredAsStatic else { return nil }
             return memberType(member, of: "", isCall: isCall)
@@ -295,8 +288,8 @@ extension SourceContext {
             // file of the module) count; where none is declared, the SDK's, as the built-in catalog has them.
             let declared =
                 isCall
-                ? index.functions[typeName]?[member] != nil || moduleSources?.function(member, of: typeName) != nil
-                : index.values[typeName]?[member] != nil || moduleSources?.value(member, of: typeName) != nil
+                ? index.functions.entry(member, of: typeName) != nil || moduleSources?.function(member, of: typeName) != nil
+                : index.values.entry(member, of: typeName) != nil || moduleSources?.value(member, of: typeName) != nil
             if !declared {
                 return names.count == 2 ? sdkStaticMemberType(type: names[0], member: names[1], isCall: isCall) : nil
             }
@@ -323,7 +316,7 @@ extension SourceContext {
             return nil // not a type of the module, or two of that name
         }
         let elsewhere = moduleSources?.instanceValue(name, of: baseType)
-        if let local = index.instanceValues[baseType]?[name] {
+        if let local = index.instanceValues.entry(name, of: baseType) {
             guard let local, elsewhere != .some(nil) || local.isPrivate else { return nil }
             return resolvedType(of: local)
         }
@@ -336,11 +329,11 @@ extension SourceContext {
     private func memberType(_ name: String, of owner: String, isCall: Bool) -> String? {
         let index = declarationIndex
         let elsewhere = isCall ? moduleSources?.function(name, of: owner) : moduleSources?.value(name, of: owner)
-        if isCall, let local = index.functions[owner]?[name] {
+        if isCall, let local = index.functions.entry(name, of: owner) {
             guard let local, local.isPrivate || elsewhere != .some(nil) else { return nil }
             return selfReplaced(text(local.returnType), owner: local.owner)
         }
-        if !isCall, let local = index.values[owner]?[name] {
+        if !isCall, let local = index.values.entry(name, of: owner) {
             guard let local, local.isPrivate || elsewhere != .some(nil) else { return nil }
             return resolvedType(of: local)
         }

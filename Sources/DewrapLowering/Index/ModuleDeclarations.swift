@@ -83,7 +83,9 @@ struct ModuleDeclarations: Sendable {
             !declaresOwnType(owner)
             && files.contains { file in
                 file.dependency
-                    && (file.context.declarationIndex.instanceValues[owner]?.values.contains { Self.counts($0, inDependency: true) } ?? false)
+                    && file.context.declarationIndex.instanceValues.members.contains {
+                        $0.owner == owner && Self.counts($0.entry, inDependency: true)
+                    }
             }
         return member(name, of: owner, in: \.instanceValues, sides: fromDependency ? [true] : [false]) { $0.resolvedType(of: $1) }
     }
@@ -95,11 +97,11 @@ struct ModuleDeclarations: Sendable {
     func declaresStaticMember(named name: String) -> Bool {
         files.contains { file in
             let index = file.context.declarationIndex
-            return index.values.contains { owner, members in
-                owner != "" && members[name].map { Self.counts($0, inDependency: file.dependency) } == true
+            return index.values.members.contains {
+                $0.owner != "" && $0.name == name && Self.counts($0.entry, inDependency: file.dependency)
             }
-                || index.functions.contains { owner, members in
-                    owner != "" && members[name].map { Self.counts($0, inDependency: file.dependency) } == true
+                || index.functions.members.contains {
+                    $0.owner != "" && $0.name == name && Self.counts($0.entry, inDependency: file.dependency)
                 }
         }
     }
@@ -143,14 +145,14 @@ struct ModuleDeclarations: Sendable {
     /// The resolved type of the member `name` of `owner` in `table` of the module's files, else of
     /// the dependencies' (`sides`); its declaration is resolved in its own file.
     private func member<Entry: DeclarationEntry>(
-        _ name: String, of owner: String, in table: KeyPath<DeclarationIndex, [String: [String: Entry?]]>,
+        _ name: String, of owner: String, in table: KeyPath<DeclarationIndex, MemberTable<Entry>>,
         sides: [Bool] = [false, true], resolved: (SourceContext, Entry) -> String?
     ) -> String?? {
         for dependency in sides {
             var found: (File, Entry?)?
             var count = 0
             for file in files where file.dependency == dependency {
-                guard let members = file.context.declarationIndex[keyPath: table][owner], let entry = members[name] else { continue }
+                guard let entry = file.context.declarationIndex[keyPath: table].entry(name, of: owner) else { continue }
                 guard Self.counts(entry, inDependency: dependency) else { continue }
                 count += 1
                 found = (file, entry)
