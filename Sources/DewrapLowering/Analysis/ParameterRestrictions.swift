@@ -43,7 +43,7 @@ func parameterRestrictions(context: SourceContext) -> [Diagnostic] {
             }
         }
     }
-    for closure in census.closureSignature ? allClosures(context.tree) : [] {
+    for closure in census.closureSignature ? context.tree.closures : [] {
         guard let signature = closure.signature else { continue }
         var index = signature.lower
         while index + 2 < signature.upper {
@@ -99,30 +99,4 @@ func brokenTopLevelSpans(_ tree: SourceTree, parseProblems: [Int]) -> [TokenSpan
         }
         return parseProblems.contains(where: { span.lower <= $0 && $0 <= span.upper }) ? span : nil
     }
-}
-
-/// Every closure in the file, at any depth.
-func allClosures(_ tree: SourceTree) -> [Closure] {
-    var result: [Closure] = []
-    func add(_ closures: SyntaxList<Closure>) {
-        for closure in closures {
-            result.append(closure)
-        }
-    }
-    tree.forEachItem { item in
-        switch item {
-        case .variable(let variable):
-            for binding in variable.bindings { add(binding.closures) }
-        case .function(let function):
-            add(function.closures)
-        case .statement(let statement):
-            add(statement.closures)
-            for switchCase in statement.cases { add(switchCase.closures) }
-        case .other(let other):
-            add(other.closures)
-        case .type, .ifConfig:
-            break
-        }
-    }
-    return result
 }

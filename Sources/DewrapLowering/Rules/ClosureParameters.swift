@@ -33,7 +33,7 @@ struct BindingClosureParameters {
         guard context.tree.census.closureSignature else { return }
         let tokens = context.tree.tokens
         let broken = brokenTopLevelSpans(context.tree, parseProblems: parseProblems)
-        for closure in allClosures(context.tree) {
+        for closure in context.tree.closures {
             // `$item in`, or with the attribute written out, `(@Binding $item) in`.
             guard closure.kind == .closure, closure.parameters.count == 1, let signature = closure.signature,
                 signature.upper - signature.lower == 2 && signature.lower == closure.parameters[0]
@@ -159,7 +159,7 @@ struct WrappedClosureParameters {
         guard context.tree.census.closureSignature else { return }
         let tokens = context.tree.tokens
         let broken = brokenTopLevelSpans(context.tree, parseProblems: parseProblems)
-        closures: for closure in allClosures(context.tree) {
+        closures: for closure in context.tree.closures {
             guard closure.kind == .closure, let signature = closure.signature, closure.close != nil,
                 tokens[signature.lower].kind == .leftParen
             else { continue }
