@@ -12,8 +12,8 @@
 final class TreeBuilder {
     let tables = SyntaxTables()
 
-    /// Room in proportion to the tokens (in view code, about one item per
-    /// fifteen tokens), so that the tables seldom grow step by step.
+    /// Room in proportion to the tokens, so that the tables seldom grow step
+    /// by step (each step copies the table; docs/PERFORMANCE.md).
     init(tokenCount: Int) {
         let room = tokenCount / 16
         tables.items.reserveCapacity(room)
