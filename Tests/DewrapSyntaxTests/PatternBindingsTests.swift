@@ -1,8 +1,10 @@
 import DewrapSyntax
 import Testing
 
-/// A variable declaration keeps its first binding in itself and the rest in a
-/// list: `bindings` shows them all, in source order, and none after an error.
+/// A variable declaration's bindings are a range of the bindings table (one put
+/// there straight, several gathered on the builder's stack while the bindings
+/// inside them are parsed): `bindings` shows them all, in source order, and
+/// none after an error.
 struct PatternBindingsTests {
     /// The pattern text of each binding of the first declaration in `source`.
     static func patterns(_ source: String) -> [String]? {
@@ -35,6 +37,19 @@ struct PatternBindingsTests {
         #expect(variable.bindings.isEmpty)
         #expect(variable.bindings.count == 0)
         #expect(!tree.diagnostics.isEmpty)
+    }
+
+    @Test func nestedListsStayApart() throws {
+        let source = "let a = { let x = 1, y = 2; return x + y }(), b = { let z = 3; return z }()"
+        #expect(Self.patterns(source) == ["a", "b"])
+        let bytes = Array(source.utf8)
+        let tree = Parser.parse(bytes)
+        var inner: [[String]] = []
+        tree.forEachItem { item in
+            guard case .variable(let variable) = item, variable.span.lower > 0 else { return }
+            inner.append(variable.bindings.map { String(decoding: bytes[tree.tokens[$0.pattern.lower].range], as: UTF8.self) })
+        }
+        #expect(inner == [["x", "y"], ["z"]])
     }
 
     @Test func readByIndex() throws {

@@ -89,8 +89,6 @@ extension ParserState {
 
     // MARK: Conditions
 
-    /// `let x = e, case .a(let y) = f, g`: spans and the names they bind,
-    /// each visible from the end of its condition.
     /// `let x = e, case .a(let y) = f, g`: the spans go onto the builder's
     /// stack of conditions; returns the names they bind, each visible from the
     /// end of its condition.
