@@ -78,9 +78,13 @@ struct FileLowering {
         plans.reserveCapacity(types.count)
         for type in types {
             // A problem at the token right after the type (often the end of the file, for a
-            // type that never closed) counts as inside it.
+            // type that never closed) counts as inside it. A type inside a type left for a
+            // problem is left too: lowering it could take away what made the parser read the
+            // block with the problem (its attributes), and lowering the output would then find
+            // no problem and lower the outer type (bin/fuzz found such a file).
             guard let body = type.body,
-                !parseProblems.contains(where: { type.span.lower <= $0 && $0 <= type.span.upper })
+                !parseProblems.contains(where: { type.span.lower <= $0 && $0 <= type.span.upper }),
+                !brokenTypes.contains(where: { $0.lower <= type.span.lower && type.span.upper <= $0.upper })
             else {
                 brokenTypes.append(type.span)
                 continue
