@@ -670,6 +670,26 @@ public struct Closure: Sendable {
 
 // MARK: - Reading elements from their tables
 
+/// A node read from its own table by its index: a list of them reads the record at each index.
+@usableFromInline
+protocol TableNode: SyntaxElement {
+    init(at index: Int, in tables: SyntaxTables)
+}
+
+extension TableNode {
+    @inlinable public static func element(at index: Int, in tables: SyntaxTables) -> Self {
+        Self(at: index, in: tables)
+    }
+}
+
+extension PatternBinding: TableNode {}
+extension Parameter: TableNode {}
+extension Accessor: TableNode {}
+extension Statement: TableNode {}
+extension SwitchCase: TableNode {}
+extension IfConfigClause: TableNode {}
+extension Closure: TableNode {}
+
 extension Item: SyntaxElement {
     @inlinable public static func element(at index: Int, in tables: SyntaxTables) -> Item {
         switch tables.items[index] {
@@ -683,51 +703,9 @@ extension Item: SyntaxElement {
     }
 }
 
-extension PatternBinding: SyntaxElement {
-    @inlinable public static func element(at index: Int, in tables: SyntaxTables) -> PatternBinding {
-        PatternBinding(at: index, in: tables)
-    }
-}
-
-extension Parameter: SyntaxElement {
-    @inlinable public static func element(at index: Int, in tables: SyntaxTables) -> Parameter {
-        Parameter(at: index, in: tables)
-    }
-}
-
-extension Accessor: SyntaxElement {
-    @inlinable public static func element(at index: Int, in tables: SyntaxTables) -> Accessor {
-        Accessor(at: index, in: tables)
-    }
-}
-
-extension Statement: SyntaxElement {
-    @inlinable public static func element(at index: Int, in tables: SyntaxTables) -> Statement {
-        Statement(at: index, in: tables)
-    }
-}
-
 extension Block: SyntaxElement {
     @inlinable public static func element(at index: Int, in tables: SyntaxTables) -> Block {
         Block(tables.blocks[index], in: tables)
-    }
-}
-
-extension SwitchCase: SyntaxElement {
-    @inlinable public static func element(at index: Int, in tables: SyntaxTables) -> SwitchCase {
-        SwitchCase(at: index, in: tables)
-    }
-}
-
-extension IfConfigClause: SyntaxElement {
-    @inlinable public static func element(at index: Int, in tables: SyntaxTables) -> IfConfigClause {
-        IfConfigClause(at: index, in: tables)
-    }
-}
-
-extension Closure: SyntaxElement {
-    @inlinable public static func element(at index: Int, in tables: SyntaxTables) -> Closure {
-        Closure(at: index, in: tables)
     }
 }
 
