@@ -59,12 +59,6 @@ func notSwiftSource(_ bytes: [UInt8]) -> Diagnostic? {
 
 private let highBits: UInt64 = 0x8080_8080_8080_8080
 
-/// The high bit of each zero byte of `word` (of an ASCII word: exact).
-@inline(__always)
-private func zeroBytes(_ word: UInt64) -> UInt64 {
-    (word &- 0x0101_0101_0101_0101) & ~word & highBits
-}
-
 /// The length of the well-formed UTF-8 sequence starting at `index` (a byte
 /// of 0x80 or more), or 0 when it is not one (Unicode's table 3-7: no
 /// overlong forms, no surrogates, nothing above U+10FFFF, nothing cut short).

@@ -59,8 +59,9 @@ func endOfPlainStringText(_ text: UnsafeBufferPointer<UInt8>, from i: Int) -> In
 
 /// The high bit set in each zero byte of `word` (and possibly in bytes above
 /// the lowest zero one, which is the only one callers use); little-endian.
+/// Zero exactly when `word` holds no zero byte.
 @inlinable @inline(__always)
-func zeroBytes(_ word: UInt64) -> UInt64 {
+public func zeroBytes(_ word: UInt64) -> UInt64 {
     (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
 }
 
