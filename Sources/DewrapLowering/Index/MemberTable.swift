@@ -16,13 +16,11 @@ struct MemberTable<Entry> {
     /// Entry `i` of the table is `members[i]`.
     private var table = ByteTable<Void>(capacity: 16)
     private(set) var members: [Member] = []
-    /// The key being looked up: the owner's bytes, a zero byte (in no name), the name's.
-    private var key: [UInt8] = []
 
     /// Enters `entry` as `owner`'s member `name`, or, when `owner` has one by that name already,
     /// makes it nil (uncertain).
     mutating func record(_ entry: Entry?, named name: String, owner: String) {
-        let (index, inserted) = Self.withKey(owner, name, in: &key) { table.insert($0, ()) }
+        let (index, inserted) = Self.withKey(owner, name) { table.insert($0, ()) }
         if inserted {
             members.append(Member(owner: owner, name: name, entry: entry))
         } else {
@@ -32,31 +30,26 @@ struct MemberTable<Entry> {
 
     /// `owner`'s member `name`: nil when there is none, `.some(nil)` when it is declared twice.
     func entry(_ name: String, of owner: String) -> Entry?? {
-        guard !members.isEmpty else { return nil }
-        // The key made on the stack: a look-up allocates nothing.
+        guard !members.isEmpty, let found = Self.withKey(owner, name, { table.index(of: $0) }) else { return nil }
+        return .some(members[found].entry)
+    }
+
+    /// The key of `owner`'s member `name`, made on the stack: the owner's bytes, a zero byte (in
+    /// no name), the name's.
+    private static func withKey<Result>(
+        _ owner: String, _ name: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+    ) -> Result {
         var owner = owner
         var name = name
-        let found = owner.withUTF8 { owner in
+        return owner.withUTF8 { owner in
             name.withUTF8 { name in
                 withUnsafeTemporaryAllocation(of: UInt8.self, capacity: owner.count + 1 + name.count) { key in
                     _ = key.initialize(fromContentsOf: owner)
                     key[owner.count] = 0
                     _ = key[(owner.count + 1)...].initialize(fromContentsOf: name)
-                    return table.index(of: UnsafeBufferPointer(key))
+                    return body(UnsafeBufferPointer(key))
                 }
             }
         }
-        guard let found else { return nil }
-        return .some(members[found].entry)
-    }
-
-    private static func withKey<Result>(
-        _ owner: String, _ name: String, in key: inout [UInt8], _ body: (UnsafeBufferPointer<UInt8>) -> Result
-    ) -> Result {
-        key.removeAll(keepingCapacity: true)
-        key.append(contentsOf: owner.utf8)
-        key.append(0)
-        key.append(contentsOf: name.utf8)
-        return key.withUnsafeBufferPointer(body)
     }
 }
