@@ -162,6 +162,20 @@ struct ModuleSourcesTests {
             #expect(files(word) == [], "\(word)")
         }
     }
+
+    /// Brackets deeper than the bits `add` keeps a depth in: a binding list in them, and one around
+    /// them, still list the names after their commas.
+    @Test func bindingListsInAndAroundDeepBracketsListTheirNames() {
+        let deep = String(repeating: "{ ", count: 70) + "let inner = 1, second = 2 " + String(repeating: "} ", count: 70)
+        let source = Array("let outer = \(String(repeating: "[", count: 70))0\(String(repeating: "]", count: 70)), after = 1\nf \(deep)\n".utf8)
+        var declaring = DeclaringFiles()
+        declaring.add(source, tokens: Lexer.lex(source).tokens, position: 3)
+        declaring.finish()
+        for word in ["outer", "after", "inner", "second"] {
+            #expect(declaring.files(declaring: [word]) == [3], "\(word)")
+        }
+        #expect(declaring.files(declaring: ["f"]) == [])
+    }
 }
 
 /// The questions `ModuleSources` answers by reading files on demand, and `ModuleDeclarations`

@@ -23,45 +23,47 @@ struct DeclaringFiles {
         let file = Int32(truncatingIfNeeded: position)
         source.withUnsafeBufferPointer { bytes in
             tokens.withUnsafeBufferPointer { tokens in
+                // Whether the words from here to the end of a type's name are listed.
                 var naming = false
-                var namingFrom = 0
-                var previous = TokenKind.endOfFile
-                var previousWord = Word.none
+                // Whether the next word is listed: it follows `let`, `var`, `func`, `case`, a type's
+                // keyword, or a `,` of a binding list.
+                var listsNext = false
                 // By bracket depth: whether a `let`, `var` or `case` stood at that depth (a `,` there
                 // may start another binding or case; one inside brackets opened since, an argument's,
-                // may not).
-                var bindingLists = [false]
-                var commaStartsName = false
-                for index in tokens.indices {
-                    let token = tokens[index]
-                    defer {
-                        previous = token.kind
-                        previousWord = token.word
-                    }
-                    if naming && index > namingFrom && Self.endsTypeName(token) { naming = false }
+                // may not). One bit a depth, in a word; deeper than the word holds, every depth counts
+                // as one that had a binding: a `,` there lists the word after it (more words, never fewer).
+                var depth = 0
+                var bindingLists: UInt64 = 0
+                for token in tokens {
+                    if naming && Self.endsTypeName(token) { naming = false }
                     switch token.kind {
                     case .leftParen, .leftSquare, .leftBrace, .interpolationStart:
-                        bindingLists.append(false)
+                        depth &+= 1
+                        if depth < 64 { bindingLists &= ~(1 << UInt64(depth)) }
+                        listsNext = false
                         continue
                     case .rightParen, .rightSquare, .rightBrace, .interpolationEnd:
-                        if bindingLists.count > 1 { bindingLists.removeLast() }
+                        if depth > 0 { depth &-= 1 }
+                        listsNext = false
                         continue
                     case .comma:
-                        commaStartsName = bindingLists[bindingLists.count - 1]
+                        listsNext = depth >= 64 || bindingLists & (1 << UInt64(depth)) != 0
                         continue
                     case .identifier, .keyword:
                         break
                     default:
+                        listsNext = false
                         continue
                     }
-                    if naming || (previous == .comma && commaStartsName) || Self.precedesName(previousWord) {
-                        list(Self.name(token, in: bytes), in: file)
-                    }
-                    switch token.word {
-                    case .let, .var, .case: bindingLists[bindingLists.count - 1] = true
+                    if naming || listsNext { list(Self.name(token, in: bytes), in: file) }
+                    let word = token.word
+                    listsNext = Self.precedesName(word)
+                    switch word {
+                    case .let, .var, .case:
+                        if depth < 64 { bindingLists |= 1 << UInt64(depth) }
                     case let word where Self.startsTypeName(word):
+                        // From the next token on: the keyword may itself start a line.
                         naming = true
-                        namingFrom = index
                     default: break
                     }
                 }
