@@ -119,6 +119,26 @@ import Testing
                 .map { $0 + "\n" }.joined())
     }
 
+    /// A symbolic link to a `.swift` file counts as that file, one to a folder is not searched, one
+    /// that leads nowhere is reported when read; a file found twice (a hard link) is an error.
+    @Test func linksInAFolder() throws {
+        let wrapped = "struct V {\n    @State var on = false\n}\n"
+        let folder = try scratch(["App/Views/Row.swift": wrapped, "Elsewhere/Model.swift": wrapped])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let manager = FileManager.default
+        try manager.createSymbolicLink(atPath: folder.appendingPathComponent("App/Model.swift").path, withDestinationPath: "../Elsewhere/Model.swift")
+        try manager.createSymbolicLink(atPath: folder.appendingPathComponent("App/Linked").path, withDestinationPath: "../Elsewhere")
+        try manager.createSymbolicLink(atPath: folder.appendingPathComponent("App/Dangling.swift").path, withDestinationPath: "Missing.swift")
+        let outcome = try runDewrap(["--check", "App"], in: folder)
+        #expect(outcome.stdoutText == "App/Model.swift\nApp/Views/Row.swift\n")
+        #expect(outcome.stderr == "dewrap: error: cannot read 'App/Dangling.swift': No such file or directory\n")
+        try manager.linkItem(
+            atPath: folder.appendingPathComponent("App/Views/Row.swift").path, toPath: folder.appendingPathComponent("App/Copy.swift").path)
+        let twice = try runDewrap(["--check", "App"], in: folder)
+        #expect(twice.status == 64)
+        #expect(twice.stderr == "dewrap: error: 'App/Copy.swift' and 'App/Views/Row.swift' are the same file\nRun 'dewrap --help' for usage.\n")
+    }
+
     @Test func anOutputFolderInsideTheInputIsNotSearched() throws {
         let folder = try scratch(app)
         defer { try? FileManager.default.removeItem(at: folder) }
