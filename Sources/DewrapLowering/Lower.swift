@@ -134,7 +134,7 @@ public func lower(_ source: [UInt8], fileName: String, options: LoweringOptions 
     shapes.merge(WrapperShapes(context: context))
     shapes.includesCatalog = true
     context.shapes = shapes
-    // Handed over: a copy left behind would be destroyed unused (its value witnesses, some 1,000 instructions).
+    // Handed over: a copy left behind would be destroyed unused, through its value witnesses.
     var lowering = FileLowering(
         context: consume context, swiftVersion: options.swiftVersion, moduleProjections: options.moduleProjections,
         moduleCalls: options.moduleCalls)

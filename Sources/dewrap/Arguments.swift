@@ -385,7 +385,7 @@ func parseArguments(_ arguments: [String]) throws(UsageError) -> Invocation {
 
 /// The last path component, as the output folder names it (`a/b/` gives `b`,
 /// `/` itself). Found on the UTF-8 bytes, where `/` is always a whole
-/// character: counting and splitting Characters cost some 10K instructions a path.
+/// character: counting and splitting Characters cost more than reading the file.
 func baseName(_ path: String) -> String {
     let bytes = Array(path.utf8)
     let slash = UInt8(ascii: "/")

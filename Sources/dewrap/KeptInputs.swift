@@ -3,7 +3,7 @@ import Synchronization
 /// The bytes of a run's files as the module's first read found them (`readModule`), kept up to
 /// `budget` bytes in all, so that the run's later reads of them (each input's lowering, the
 /// module's declarations) take them from memory: each file was read two or three times
-/// (home-assistant's in-place run: 25,000 system calls, 12,900 with its files kept). Bounded, so that a run over a
+/// (docs/PERFORMANCE.md has the system calls this saves). Bounded, so that a run over a
 /// large module holds at most the budget beyond the files it lowers at once; a file past the
 /// budget is read again, as before. A kept file is also the same bytes in every pass, even if
 /// the file changes during the run.

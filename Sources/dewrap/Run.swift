@@ -170,8 +170,8 @@ func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
     let lowered = waiting
     let finished = done
     // What the run holds is left for the exit to free: its module's parsed files and kept bytes and
-    // the first pass's results are some hundred thousand objects, which freeing one by one cost
-    // home-assistant's run 19M instructions (2.7%) on its way out.
+    // the first pass's results are some hundred thousand objects, which freeing one by one costs a
+    // large run more than it saves (docs/PERFORMANCE.md).
     defer { keepUntilExit(module as Any, kept, lowered) }
     concurrentForEach(jobs.count, threads: threads) { index in
         guard !finished[index] else { return }

@@ -20,7 +20,7 @@ func notSwiftSource(_ bytes: [UInt8]) -> Diagnostic? {
         var index = 0
         while index < count {
             // Thirty-two ASCII bytes, none of them NUL, at a time: nearly all of a source file.
-            // (Eight at a time cost two instructions a byte, most of them the loop's own.)
+            // (Eight at a time, the loop's own steps were most of the cost.)
             if index + 32 <= count {
                 let words = UnsafeRawPointer(buffer.baseAddress! + index)
                 let a = words.loadUnaligned(as: UInt64.self)

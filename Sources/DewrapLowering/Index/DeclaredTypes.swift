@@ -181,7 +181,7 @@ final class DeclarationIndex {
 }
 
 func lastComponent(_ name: String) -> String {
-    // On the contiguous bytes: the generic search of `utf8.lastIndex(of:)` cost some 700 instructions a name.
+    // On the contiguous bytes: the generic search of `utf8.lastIndex(of:)` costs more than the rest.
     let tail: String?? = name.utf8.withContiguousStorageIfAvailable { bytes in
         guard let dot = bytes.lastIndex(of: UInt8(ascii: ".")) else { return nil }
         return String(decoding: UnsafeBufferPointer(rebasing: bytes[(dot + 1)...]), as: UTF8.self)
@@ -363,8 +363,8 @@ extension SourceContext {
     /// opaque `some P` (a stored property cannot have one spelled out).
     private func selfReplaced(_ type: String, owner: String?) -> String? {
         if type == "Self" { return owner }
-        // On bytes: `String.contains(_:)` of a String searches by Characters (118M of the 164M
-        // instructions that resolving home-assistant's module values cost).
+        // On bytes: `String.contains(_:)` of a String searches by Characters, most of what resolving
+        // a module's values cost.
         var text = type
         let holdsSelf = text.withUTF8 { text in ("Self" as StaticString).withUTF8Buffer { DewrapLowering.bytes(text, contain: $0) } }
         return holdsSelf || type.hasPrefix("some ") ? nil : type

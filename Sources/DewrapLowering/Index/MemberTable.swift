@@ -3,8 +3,7 @@
 ///
 /// One `ByteTable` keyed by the owner's bytes, a zero byte and the name's: a look-up hashes the
 /// bytes once and makes no String, where a `[String: [String: Entry?]]` hashed both Strings with
-/// SipHash and grew a dictionary for every owner (home-assistant: some 2,000 instructions a
-/// declaration recorded).
+/// SipHash and grew a dictionary for every owner.
 struct MemberTable<Entry> {
     struct Member {
         var owner: String

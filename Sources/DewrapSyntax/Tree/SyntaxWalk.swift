@@ -45,8 +45,7 @@ extension SourceTree {
     }
 
     /// Every closure in the file, at any depth, in source order: its table, read whole, not a
-    /// walk over every item (which cost home-assistant some 6M instructions each of the three times
-    /// lowering asked). Each closure the parser keeps is in the table, and only those.
+    /// walk over every item, each of the three times lowering asks. Each closure the parser keeps is in the table, and only those.
     public var closures: [Closure] {
         let tables = items.tables
         let all = SyntaxList<Closure>(TableRange(0, tables.closures.count), in: tables)
