@@ -147,7 +147,9 @@ func leadingTypeAttributes(_ type: String) -> [String] {
 /// `type` with `@Sendable` right after the global actor of each function type that has one
 /// (`@Sendable` written elsewhere in the same attributes moves there).
 func sendableGlobalActorFunctions(_ type: String) -> String {
-    guard type.utf8.contains(UInt8(ascii: "@")) else { return type }
+    // On the contiguous bytes: the generic `utf8.contains(_:)` steps through the String's view.
+    var text = type
+    guard text.withUTF8({ $0.contains(UInt8(ascii: "@")) }) else { return type }
     let bytes = Array(type.utf8)
     let count = bytes.count
     var output: [UInt8] = []

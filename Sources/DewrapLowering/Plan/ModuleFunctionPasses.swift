@@ -113,6 +113,8 @@ public struct ModuleFunctionPasses {
 public func mayDeclareWrappedParameter(_ source: [UInt8]) -> Bool {
     source.withUnsafeBufferPointer { bytes in
         guard let base = bytes.baseAddress else { return false }
+        // Read once: each use of a global checks that it is made.
+        let declarationWords = declarationWords
         func skipSpace(_ index: inout Int) {
             while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A || bytes[index] == 0x0D {
                 index += 1
