@@ -176,6 +176,28 @@ struct ModuleSourcesTests {
         }
         #expect(declaring.files(declaring: ["f"]) == [])
     }
+
+    /// The byte scan for `T(…)` that may not be a `T`: generic declarations (not an extension's
+    /// `<`), and each failable init's first label for every type declared or extended before it,
+    /// by the last part of a dotted name.
+    @Test func uncertainConstructionsAreReadOffTheBytes() {
+        let source = Array(
+            """
+            struct Box<T> {}
+            extension Array<Int> {}
+            enum   Choice<A, B> {}
+            extension Outer.Inner {
+                init?(raw: String) { nil }
+            }
+            class Late {
+                init!() {}
+            }
+
+            """.utf8)
+        let found = uncertainConstructionNames(in: source)
+        #expect(found.generic == ["Box", "Choice"])
+        #expect(found.failable == ["Inner": ["raw", ""], "Late": [""], "Box": ["raw", ""], "Choice": ["raw", ""], "Array": ["raw", ""]])
+    }
 }
 
 /// The questions `ModuleSources` answers by reading files on demand, and `ModuleDeclarations`

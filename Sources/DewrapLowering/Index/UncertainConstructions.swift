@@ -17,11 +17,15 @@ public func uncertainConstructionNames(in bytes: [UInt8]) -> UncertainConstructi
     bytes.withUnsafeBufferPointer { source in
         guard let base = source.baseAddress else { return }
         // `struct Name<`: the name before `<`, then the keyword before it.
+        let typeKeywords = typeKeywords // read once: each use of a global checks that it is made
+        let genericKeywords = typeKeywords.dropLast() // not `extension`
         var from = 0
         while from < source.count, let hit = memchr(base + from, Int32(UInt8(ascii: "<")), source.count - from) {
             let at = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
             from = at + 1
-            if let name = declaredName(endingAt: at, in: source) { result.generic.insert(name) }
+            if let name = declaredName(endingAt: at, in: source, keywords: genericKeywords) {
+                result.generic.insert(name)
+            }
         }
         // Each `init?` / `init!` with the label of its first parameter (`_`, or `` for none).
         var failable: [(offset: Int, label: String)] = []
@@ -47,12 +51,22 @@ public func uncertainConstructionNames(in bytes: [UInt8]) -> UncertainConstructi
             }
             var end = index
             while end < source.count && isNameByte(source[end]) { end += 1 }
-            if typeKeywords.contains(where: { $0.elementsEqual(source[index..<end]) }) {
+            let word = UnsafeBufferPointer(rebasing: source[index..<end])
+            if typeKeywords.contains(where: { $0.withUnsafeBufferPointer { sameBytes($0, word) } }) {
                 var start = end
                 while start < source.count && (source[start] == 0x20 || source[start] == 0x09) { start += 1 }
                 var nameEnd = start
-                while nameEnd < source.count && (isNameByte(source[nameEnd]) || source[nameEnd] == UInt8(ascii: ".")) { nameEnd += 1 }
-                if nameEnd > start {
+                // The last of `A.B.C`: where the name after the last `.` starts.
+                var nameStart = start
+                while nameEnd < source.count && (isNameByte(source[nameEnd]) || source[nameEnd] == UInt8(ascii: ".")) {
+                    if source[nameEnd] == UInt8(ascii: ".") { nameStart = nameEnd + 1 }
+                    nameEnd += 1
+                }
+                if nameEnd > nameStart {
+                    let name = String(decoding: source[nameStart..<nameEnd], as: UTF8.self)
+                    for entry in failable where entry.offset > index { result.failable[name, default: []].insert(entry.label) }
+                } else if nameEnd > start {
+                    // All dots (`struct A.`): the last nonempty part, as splitting on `.` gives.
                     let dotted = String(decoding: source[start..<nameEnd], as: UTF8.self)
                     let name = String(dotted.split(separator: ".").last ?? "")
                     for entry in failable where entry.offset > index { result.failable[name, default: []].insert(entry.label) }
@@ -104,8 +118,9 @@ public struct UncertainConstructions: Sendable, Equatable {
 
 private let typeKeywords: [[UInt8]] = ["struct", "class", "enum", "actor", "extension"].map { Array($0.utf8) }
 
-/// The name in `keyword Name<` whose `<` is at `at`, if the bytes before it are that.
-private func declaredName(endingAt at: Int, in source: UnsafeBufferPointer<UInt8>) -> String? {
+/// The name in `keyword Name<` whose `<` is at `at`, if the bytes before it are that and the
+/// keyword is one of `keywords`.
+private func declaredName(endingAt at: Int, in source: UnsafeBufferPointer<UInt8>, keywords: ArraySlice<[UInt8]>) -> String? {
     var nameStart = at
     while nameStart > 0 && isNameByte(source[nameStart - 1]) { nameStart -= 1 }
     guard nameStart < at else { return nil }
@@ -114,8 +129,8 @@ private func declaredName(endingAt at: Int, in source: UnsafeBufferPointer<UInt8
     guard keywordEnd < nameStart else { return nil }
     var keywordStart = keywordEnd
     while keywordStart > 0 && isNameByte(source[keywordStart - 1]) { keywordStart -= 1 }
-    let keyword = source[keywordStart..<keywordEnd]
-    guard typeKeywords.dropLast().contains(where: { $0.elementsEqual(keyword) }) else { return nil }
+    let keyword = UnsafeBufferPointer(rebasing: source[keywordStart..<keywordEnd])
+    guard keywords.contains(where: { $0.withUnsafeBufferPointer { sameBytes($0, keyword) } }) else { return nil }
     return String(decoding: source[nameStart..<at], as: UTF8.self)
 }
 
