@@ -10,7 +10,13 @@ import DewrapSyntax
 /// parsed from the files that list the word asked (`ModuleSources`), not from all of them.
 struct DeclaringFiles {
     /// The words listed, each with the last file that listed it.
-    private var words = ByteTable<Int32>(capacity: 4096)
+    private var words: ByteTable<Int32>
+
+    /// Room for the words of `files` files without growing: some sixteen a file in the apps
+    /// measured, forty in the densest (growing rehashes every word listed so far).
+    init(files: Int = 0) {
+        words = ByteTable(capacity: max(1024, 24 * files))
+    }
     /// Each word a file lists, once a file, in the order listed: word indices and files.
     private var listedWords: [Int32] = []
     private var listedFiles: [Int32] = []

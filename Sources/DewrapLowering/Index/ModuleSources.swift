@@ -80,7 +80,8 @@ public final class ModuleSources: Sendable {
     ) -> Answer {
         growing.withLock { growing in
             if growing == nil {
-                var declaring = DeclaringFiles()
+                let dependencies = readDependencies()
+                var declaring = DeclaringFiles(files: count + dependencies.count)
                 for index in 0..<count {
                     guard let source = file(index) else { continue }
                     let lexed = Lexer.lex(source)
@@ -89,7 +90,6 @@ public final class ModuleSources: Sendable {
                     // app are copied unlexed, and keeping theirs nearly doubled home-assistant's peak memory.
                     if mayHaveWrapperAttribute(source) { lexedFiles.withLock { $0.keep(lexed, of: source, position: index) } }
                 }
-                let dependencies = readDependencies()
                 for (position, source) in dependencies.enumerated() {
                     declaring.add(source, tokens: Lexer.lex(source).tokens, position: count + position)
                 }
