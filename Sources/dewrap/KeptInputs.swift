@@ -14,6 +14,11 @@ final class KeptInputs: Sendable {
 
     private let kept = Mutex<(files: [String: [UInt8]], bytes: Int)>(([:], 0))
 
+    /// Room for `count` files, so that keeping them does not rehash every path kept so far.
+    func reserve(_ count: Int) {
+        kept.withLock { $0.files.reserveCapacity(count) }
+    }
+
     /// Keeps `bytes` as the contents of `path` if the budget leaves room for them.
     func keep(_ bytes: [UInt8], of path: String) {
         kept.withLock { kept in

@@ -40,6 +40,7 @@ func readModule(
     for dependency in dependencies {
         if let source = try? readInput(dependency) { constructions.formUnion(uncertainConstructionNames(in: source)) }
     }
+    kept.reserve(paths.count)
     for (position, path) in paths.enumerated() {
         guard moduleIndex?[path].map(\.declaresWrapper) ?? true else {
             if position < inputCount { declaring = nil }
