@@ -123,6 +123,10 @@ func readModuleIndex(_ path: String, moduleSources: [String]) throws(FileError) 
 private func names(_ bytes: [UInt8], _ field: Range<Int>) -> [String] {
     guard field.count != 1 || bytes[field.lowerBound] != UInt8(ascii: "-") else { return [] }
     var names: [String] = []
+    // Room for all of them at once: an array grown name by name is allocated again at each doubling.
+    var commas = 0
+    for index in field where bytes[index] == UInt8(ascii: ",") { commas += 1 }
+    names.reserveCapacity(commas + 1)
     var start = field.lowerBound
     for index in field where bytes[index] == UInt8(ascii: ",") {
         if index > start { names.append(String(decoding: bytes[start..<index], as: UTF8.self)) }

@@ -169,10 +169,10 @@ func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
     let projectionsByJob = relowered
     let lowered = waiting
     let finished = done
-    // What the run holds is left for the exit to free: its module's parsed files and kept bytes and
-    // the first pass's results are some hundred thousand objects, which freeing one by one costs a
-    // large run more than it saves (docs/PERFORMANCE.md).
-    defer { keepUntilExit(module as Any, kept, lowered) }
+    // What the run holds is left for the exit to free: its module's parsed files and kept bytes,
+    // the first pass's results and the module index's entries are some hundred thousand objects,
+    // which freeing one by one costs a large run more than it saves (docs/PERFORMANCE.md).
+    defer { keepUntilExit(module as Any, kept, lowered, moduleIndex as Any, moduleSources) }
     concurrentForEach(jobs.count, threads: threads) { index in
         guard !finished[index] else { return }
         let job = jobs[index]
