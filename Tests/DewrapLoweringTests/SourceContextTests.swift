@@ -83,4 +83,12 @@ struct SourceContextTests {
             #expect(handle.flatMap { table.entry(at: $0) }?.storageType == expected[key]??.storageType, "\(key)")
         }
     }
+
+    /// The file name of a `#sourceLocation` is a string literal: backslash and `"` escaped, every other
+    /// character as it is, a combining mark after a quote included.
+    @Test func sourceLocationEscapesTheFileName() {
+        #expect(sourceLocation("App/View.swift", line: 3) == #"#sourceLocation(file: "App/View.swift", line: 3)"#)
+        #expect(sourceLocation(#"a\b"c é.swift"#, line: 12) == #"#sourceLocation(file: "a\\b\"c é.swift", line: 12)"#)
+        #expect(sourceLocation("\"\u{301}.swift", line: 1) == "#sourceLocation(file: \"\\\"\u{301}.swift\", line: 1)")
+    }
 }

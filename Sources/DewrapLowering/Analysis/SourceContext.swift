@@ -448,15 +448,20 @@ final class LazyDeclarationIndex {
 
 /// `#sourceLocation(file: "name", line: n)` with the name as a string literal.
 func sourceLocation(_ file: String, line: Int) -> String {
-    var escaped = ""
-    for character in file {
-        switch character {
-        case "\\": escaped += "\\\\"
-        case "\"": escaped += "\\\""
-        default: escaped.append(character)
+    // On the UTF-8 bytes: `\` and `"` are ASCII, so no other character holds one of their bytes
+    // (a String walked by Characters cost more than the rest of a directive's writing).
+    var name = file
+    let escaped = name.withUTF8 { bytes -> String in
+        guard bytes.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\"") }) else { return file }
+        var text: [UInt8] = []
+        text.reserveCapacity(bytes.count + 8)
+        for byte in bytes {
+            if byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "\"") { text.append(UInt8(ascii: "\\")) }
+            text.append(byte)
         }
+        return String(decoding: text, as: UTF8.self)
     }
-    return "#sourceLocation(file: \"\(escaped)\", line: \(line))"
+    return "#sourceLocation(file: \"" + escaped + "\", line: " + String(line) + ")"
 }
 
 /// Names and the wrappers they name (nil: none), shared by the copies of one context.
