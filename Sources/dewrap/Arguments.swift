@@ -219,7 +219,11 @@ func parseArguments(_ arguments: [String]) throws(UsageError) -> Invocation {
             guard !argument.isEmpty else { throw UsageError(message: "an empty string is not a file name") }
             invocation.inputs.append(argument)
         } else {
+            // Cases are compared in order: `--module-sources`, which the build plugin passes once for
+            // every file of the module, comes first.
             switch argument {
+            case "--module-sources":
+                invocation.moduleSources.append(try value(for: argument))
             case "--":
                 optionsEnded = true
             case "-h", "--help":
@@ -236,8 +240,6 @@ func parseArguments(_ arguments: [String]) throws(UsageError) -> Invocation {
                 invocation.sourceName = try value(for: argument)
             case "--wrapper-sources":
                 invocation.wrapperSources.append(try value(for: argument))
-            case "--module-sources":
-                invocation.moduleSources.append(try value(for: argument))
             case "--write-module-index":
                 invocation.action = .writeModuleIndex(try value(for: argument))
             case "--file-by-file":
