@@ -23,7 +23,7 @@ import Darwin
 /// them again to find out.
 func readModule(
     _ inputs: [String], moduleSources: [String], dependencies: [String] = [],
-    moduleIndex: [String: ModuleIndexEntry]? = nil, wrapperShapes: inout WrapperShapes,
+    moduleIndex: [ModuleIndexEntry]? = nil, wrapperShapes: inout WrapperShapes,
     declaringInputs: inout Set<String>?, keeping kept: KeptInputs = KeptInputs()
 ) -> ModuleSources? {
     let paths = inputs.filter { $0 != "-" } + moduleSources
@@ -35,14 +35,15 @@ func readModule(
     // inputs' and the dependencies' are.
     var constructions = UncertainConstructions()
     if let moduleIndex {
-        for source in moduleSources { constructions.formUnion(moduleIndex[source]?.constructions ?? UncertainConstructions()) }
+        for entry in moduleIndex { constructions.formUnion(entry.constructions) }
     }
     for dependency in dependencies {
         if let source = try? readInput(dependency) { constructions.formUnion(uncertainConstructionNames(in: source)) }
     }
     kept.reserve(paths.count)
     for (position, path) in paths.enumerated() {
-        guard moduleIndex?[path].map(\.declaresWrapper) ?? true else {
+        // The index has an entry for each module source (in their order), none for an input.
+        guard position < inputCount || moduleIndex?[position - inputCount].declaresWrapper ?? true else {
             if position < inputCount { declaring = nil }
             continue
         }
@@ -90,7 +91,8 @@ func moduleSourceFiles(_ paths: [String], inputs: [String]) throws(FileError) ->
 /// `$x` that may mean one of them; and, as notes, their own uses of a `$x` the run lowers, which
 /// would need rewriting but are not written.
 struct ModuleSourceUses {
-    /// Names of member properties the module sources declare with a wrapper.
+    /// Names of member properties the module sources declare with a wrapper: those the run lowers
+    /// (the only names asked about), and with no module index, possibly more.
     var wrapped: [String] = []
     /// Notes by module source, in their order: the file, its bytes and the notes.
     var notes: [(path: String, source: [UInt8], diagnostics: [Diagnostic])] = []
@@ -123,7 +125,7 @@ struct ModuleSourceUses {
 /// `run` holds each input's first lowering (nil for one that was not lowered), `runPaths` their
 /// paths; `options` are the run's (the module's declarations and wrappers included).
 func moduleSourceUses(
-    _ files: [String], moduleIndex: [String: ModuleIndexEntry]? = nil, run: [LoweringResult.Projections?],
+    _ files: [String], moduleIndex: [ModuleIndexEntry]? = nil, run: [LoweringResult.Projections?],
     runPaths: [String], options: LoweringOptions
 ) -> ModuleSourceUses {
     var uses = ModuleSourceUses()
@@ -135,12 +137,18 @@ func moduleSourceUses(
     var spelled = Array(repeating: false, count: files.count)
     var indexed: Set<String>?
     if let moduleIndex {
-        var wrapped = Set<String>()
-        for (position, file) in files.enumerated() {
-            guard let entry = moduleIndex[file] else { continue }
-            wrapped.formUnion(entry.wrapped)
-            spelled[position] = entry.uses.contains(where: lowered.contains)
+        // The index's entries are the files', in their order. Its names are read as bytes, and
+        // only the lowered ones matter (`acrossFiles` and the notes below ask about no other).
+        let loweredNames = NameLookup(lowered)
+        var isWrapped = [Bool](repeating: false, count: loweredNames.names.count)
+        for (position, entry) in moduleIndex.enumerated() where position < files.count {
+            _ = entry.wrapped.contains { name in
+                if let index = loweredNames.index(of: name) { isWrapped[index] = true }
+                return false
+            }
+            spelled[position] = entry.uses.contains { loweredNames.index(of: $0) != nil }
         }
+        let wrapped = Set(loweredNames.names.indices.filter { isWrapped[$0] }.map { loweredNames.names[$0] })
         indexed = wrapped
         uses.wrapped = wrapped.sorted()
         guard spelled.contains(true) else { return uses }

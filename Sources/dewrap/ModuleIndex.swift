@@ -7,18 +7,46 @@
 // input, not the sources, and read it with `--module-index FILE` (README, "As a build step").
 import DewrapLowering
 import DewrapSyntax
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// What the index holds about one module source.
-struct ModuleIndexEntry: Equatable {
+struct ModuleIndexEntry {
     /// The file spells `@propertyWrapper`: a run reads it for the wrappers it declares.
-    var declaresWrapper = false
+    var declaresWrapper: Bool
     /// The member properties it declares with a wrapper (it keeps them wrapped).
-    var wrapped: [String] = []
+    var wrapped: IndexNames
     /// The `$name`s it uses that are not its own properties' or locals' (a file lowering does not
     /// read: every `$name` it spells).
-    var uses: [String] = []
+    var uses: IndexNames
     /// Its types whose `T(…)` is not a `T` for certain (`uncertainConstructionNames`).
-    var constructions = UncertainConstructions()
+    var constructions: UncertainConstructions
+}
+
+/// A field of comma-separated names in the index's bytes (`-` for none), read in place: a build
+/// step asks which of them its own file lowers, and a String made for every name of every module
+/// source cost it more than lowering its file.
+struct IndexNames {
+    let index: [UInt8]
+    let field: Range<Int>
+
+    /// Whether `isMatch` holds for the bytes of one of the names (each asked in order until one does).
+    func contains(where isMatch: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
+        index.withUnsafeBufferPointer { bytes in
+            guard field.count != 1 || bytes[field.lowerBound] != UInt8(ascii: "-") else { return false }
+            var start = field.lowerBound
+            for position in field where bytes[position] == UInt8(ascii: ",") {
+                if position > start && isMatch(UnsafeBufferPointer(rebasing: bytes[start..<position])) { return true }
+                start = position + 1
+            }
+            return field.upperBound > start && isMatch(UnsafeBufferPointer(rebasing: bytes[start..<field.upperBound]))
+        }
+    }
 }
 
 /// The index's text: a header, then a line per file. For a module source, `module`, the digest of
@@ -43,17 +71,18 @@ func moduleIndex(moduleSources: [String], wrapperSources: [String]) throws(FileE
     options.wrapperShapes = shapes
     for file in moduleSources {
         let source = try readInput(file)
-        var entry = ModuleIndexEntry(declaresWrapper: bytes(source, contain: "@propertyWrapper"))
-        entry.constructions = uncertainConstructionNames(in: source)
+        let declaresWrapper = bytes(source, contain: "@propertyWrapper")
+        var wrapped: [String] = []
+        var uses: [String] = []
         if notSwiftSource(source) == nil {
             let projections = lower(source, fileName: file, options: options).projections
-            entry.wrapped = Set(projections.lowered + projections.left).sorted()
-            entry.uses = (projections.unread ? dollarNames(in: source) : Set(projections.unresolved)).sorted()
+            wrapped = Set(projections.lowered + projections.left).sorted()
+            uses = (projections.unread ? dollarNames(in: source) : Set(projections.unresolved)).sorted()
         }
         func list(_ names: [String]) -> String { names.isEmpty ? "-" : names.joined(separator: ",") }
         text +=
-            "// module \(hex(readDigest(source))) \(entry.declaresWrapper ? "wrapper" : "-") \(list(entry.wrapped)) "
-            + "\(list(entry.uses)) \(entry.constructions.encoded) \(escaped(file))\n"
+            "// module \(hex(readDigest(source))) \(declaresWrapper ? "wrapper" : "-") \(list(wrapped)) "
+            + "\(list(uses)) \(uncertainConstructionNames(in: source).encoded) \(escaped(file))\n"
     }
     for file in wrapperSources {
         text += "// wrapper \(hex(readDigest(try readInput(file)))) \(escaped(file))\n"
@@ -69,10 +98,11 @@ func writeModuleIndex(_ path: String, moduleSources: [String], wrapperSources: [
     try writeAtomically(index, to: path)
 }
 
-/// Reads an index written by `--write-module-index` for `moduleSources` (`--module-index FILE`). It
-/// must list exactly those files: it is trusted to describe them as they are, which a build system
-/// ensures by writing it again whenever one of them changes (as the build plugin's commands do).
-func readModuleIndex(_ path: String, moduleSources: [String]) throws(FileError) -> [String: ModuleIndexEntry] {
+/// Reads an index written by `--write-module-index` for `moduleSources` (`--module-index FILE`): an
+/// entry for each, in their order. It must list exactly those files: it is trusted to describe them
+/// as they are, which a build system ensures by writing it again whenever one of them changes (as
+/// the build plugin's commands do).
+func readModuleIndex(_ path: String, moduleSources: [String]) throws(FileError) -> [ModuleIndexEntry] {
     // On the bytes: Strings split by Characters cost a build step's lowering more than its file.
     let bytes = try readInput(path)
     let stale = FileError(message: "'\(path)' is not a module index of these module sources (format 3); write it again with '--write-module-index'")
@@ -80,60 +110,75 @@ func readModuleIndex(_ path: String, moduleSources: [String]) throws(FileError) 
     guard bytes.starts(with: header) else { throw stale }
     let module = Array("// module ".utf8)
     let wrapper = Array("wrapper".utf8)
-    var entries: [String: ModuleIndexEntry] = [:]
-    entries.reserveCapacity(moduleSources.count)
-    var lineStart = 0
-    while lineStart < bytes.count {
-        var lineEnd = lineStart
-        while lineEnd < bytes.count && bytes[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
-        defer { lineStart = lineEnd + 1 }
-        guard bytes[lineStart..<lineEnd].starts(with: module) else { continue }
-        // Six fields after `// module `, separated by one space each; the path is the rest. Their
-        // bounds only: an array of slices a line, and Strings split from them, cost a build step
-        // more than lowering its file.
-        var ends = (0, 0, 0, 0, 0)
-        var found = 0
-        var fieldStart = lineStart + module.count
-        var index = fieldStart
-        while found < 5 && index < lineEnd {
-            if bytes[index] == UInt8(ascii: " ") {
-                switch found {
-                case 0: ends.0 = index
-                case 1: ends.1 = index
-                case 2: ends.2 = index
-                case 3: ends.3 = index
-                default: ends.4 = index
-                }
-                found += 1
-                fieldStart = index + 1
-            }
-            index += 1
+    var entries = [ModuleIndexEntry?](repeating: nil, count: moduleSources.count)
+    // The index lists the files in the order they were named when it was written, which is
+    // nearly always the order they are named now: each line's path is compared with the next
+    // module source's, and only looked up by path when they differ.
+    var positions: [String: Int]?
+    var next = 0
+    try bytes.withUnsafeBufferPointer { (raw) throws(FileError) in
+        guard let base = raw.baseAddress else { return }
+        /// The offset of the first `byte` in `from..<to`, or `to` (`memchr`: a line is read in a
+        /// few calls rather than a byte at a time).
+        func find(_ byte: UInt8, _ from: Int, _ to: Int) -> Int {
+            guard from < to, let hit = memchr(base + from, Int32(byte), to - from) else { return to }
+            return base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
         }
-        guard found == 5, fieldStart < lineEnd, let constructions = UncertainConstructions(encoded: bytes[(ends.3 + 1)..<ends.4])
-        else { throw stale }
-        entries[unescaped(bytes[fieldStart..<lineEnd])] = ModuleIndexEntry(
-            declaresWrapper: bytes[(ends.0 + 1)..<ends.1].elementsEqual(wrapper), wrapped: names(bytes, (ends.1 + 1)..<ends.2),
-            uses: names(bytes, (ends.2 + 1)..<ends.3), constructions: constructions)
+        var lineStart = 0
+        while lineStart < raw.count {
+            let lineEnd = find(UInt8(ascii: "\n"), lineStart, raw.count)
+            defer { lineStart = lineEnd + 1 }
+            guard lineEnd - lineStart >= module.count, memcmp(base + lineStart, module, module.count) == 0 else { continue }
+            // Six fields after `// module `, separated by one space each; the path is the rest. Their
+            // bounds only: an array of slices a line, and Strings split from them, cost a build step
+            // more than lowering its file.
+            var ends = (0, 0, 0, 0, 0)
+            var fieldStart = lineStart + module.count
+            for field in 0..<5 {
+                let end = find(UInt8(ascii: " "), fieldStart, lineEnd)
+                guard end < lineEnd else { throw stale }
+                switch field {
+                case 0: ends.0 = end
+                case 1: ends.1 = end
+                case 2: ends.2 = end
+                case 3: ends.3 = end
+                default: ends.4 = end
+                }
+                fieldStart = end + 1
+            }
+            guard fieldStart < lineEnd, let constructions = UncertainConstructions(encoded: bytes[(ends.3 + 1)..<ends.4])
+            else { throw stale }
+            let pathField = UnsafeBufferPointer(rebasing: raw[fieldStart..<lineEnd])
+            var position: Int?
+            if next < moduleSources.count && find(UInt8(ascii: "\\"), fieldStart, lineEnd) == lineEnd
+                && spells(moduleSources[next], pathField)
+            {
+                position = next
+            } else {
+                if positions == nil {
+                    positions = Dictionary(moduleSources.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+                }
+                position = positions?[unescaped(bytes[fieldStart..<lineEnd])]
+            }
+            guard let position, entries[position] == nil else { throw stale }
+            entries[position] = ModuleIndexEntry(
+                declaresWrapper: ends.1 - ends.0 - 1 == wrapper.count && memcmp(base + ends.0 + 1, wrapper, wrapper.count) == 0,
+                wrapped: IndexNames(index: bytes, field: (ends.1 + 1)..<ends.2),
+                uses: IndexNames(index: bytes, field: (ends.2 + 1)..<ends.3), constructions: constructions)
+            next = position + 1
+        }
     }
-    guard entries.count == moduleSources.count, moduleSources.allSatisfy({ entries[$0] != nil }) else { throw stale }
-    return entries
+    let read = entries.compactMap { $0 }
+    guard read.count == moduleSources.count else { throw stale }
+    return read
 }
 
-/// The comma-separated names of an index field; `-` for none.
-private func names(_ bytes: [UInt8], _ field: Range<Int>) -> [String] {
-    guard field.count != 1 || bytes[field.lowerBound] != UInt8(ascii: "-") else { return [] }
-    var names: [String] = []
-    // Room for all of them at once: an array grown name by name is allocated again at each doubling.
-    var commas = 0
-    for index in field where bytes[index] == UInt8(ascii: ",") { commas += 1 }
-    names.reserveCapacity(commas + 1)
-    var start = field.lowerBound
-    for index in field where bytes[index] == UInt8(ascii: ",") {
-        if index > start { names.append(String(decoding: bytes[start..<index], as: UTF8.self)) }
-        start = index + 1
+/// Whether `path` is spelled by `bytes`.
+private func spells(_ path: String, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    var path = path
+    return path.withUTF8 { path in
+        path.count == bytes.count && (path.isEmpty || memcmp(path.baseAddress!, bytes.baseAddress!, path.count) == 0)
     }
-    if field.upperBound > start { names.append(String(decoding: bytes[start..<field.upperBound], as: UTF8.self)) }
-    return names
 }
 
 private func hex(_ digest: UInt64) -> String {

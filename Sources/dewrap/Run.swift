@@ -20,7 +20,7 @@ let version = "0.1.0"
 func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
     var sourcesShapes: WrapperShapes
     let moduleSources: [String]
-    var moduleIndex: [String: ModuleIndexEntry]?
+    var moduleIndex: [ModuleIndexEntry]?
     do throws(FileError) {
         sourcesShapes = try readWrapperSources(invocation.wrapperSources)
         moduleSources =

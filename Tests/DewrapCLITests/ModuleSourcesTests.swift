@@ -178,6 +178,15 @@ import Testing
                 #expect(extra != nil || plain.stderr.contains("note: '$count' would need rewriting"))
             }
         }
+        // The module sources named one by one, in another order than the index lists them, and with
+        // a name that the index writes escaped: the same results.
+        try write("struct Odd {}\n", to: folder.appendingPathComponent("Plain/Back\\slash.swift"))
+        #expect(try runDewrap(["--write-module-index", "index.swift", "--module-sources", "Plain"], in: folder).status == 0)
+        let named = ["Tally", "Models", "Clamped", "Button", "Back\\slash"].flatMap { ["--module-sources", "Plain/\($0).swift"] }
+        let byFolder = try runDewrap(["--module-sources", "Plain", "View.swift"], in: folder)
+        let reordered = try runDewrap(named + ["--module-index", "index.swift", "View.swift"], in: folder)
+        #expect(byFolder.status == 0 && reordered.status == 0, "\(reordered.stderr)")
+        #expect(reordered.stdout == byFolder.stdout && reordered.stderr == byFolder.stderr)
         // An index of other files is refused.
         let other = try runDewrap(["--module-sources", "Plain/Models.swift", "--module-index", "index.swift", "View.swift"], in: folder)
         #expect(other.status == 1)

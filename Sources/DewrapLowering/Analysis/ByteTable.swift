@@ -101,6 +101,25 @@ struct ByteTable<Value> {
 
 extension ByteTable: Sendable where Value: Sendable {}
 
+/// A set of names asked about by their bytes, for the shell (which of a module index's names a
+/// run lowered): a `NameSet` behind a non-generic interface, so that its look-ups are compiled
+/// for its one key type here rather than called generically from another module.
+public struct NameLookup: Sendable {
+    private var table: NameSet
+    /// The names, numbered as `index(of:)` numbers them.
+    public private(set) var names: [String] = []
+
+    public init(_ names: some Sequence<String>) {
+        table = NameSet(capacity: names.underestimatedCount)
+        for name in names where table.insert(name, ()).inserted { self.names.append(name) }
+    }
+
+    /// The number of the name spelled by `name`'s bytes, if it is one of the names.
+    public func index(of name: UnsafeBufferPointer<UInt8>) -> Int? {
+        table.index(of: name)
+    }
+}
+
 /// A set of names: a table whose keys are all it holds.
 typealias NameSet = ByteTable<Void>
 
