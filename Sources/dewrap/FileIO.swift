@@ -29,7 +29,7 @@ struct FileIdentity: Hashable {
 
     init?(path: String) {
         var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
+        guard path.withCString({ stat($0, &info) }) == 0 else { return nil }
         self.init(info)
     }
 

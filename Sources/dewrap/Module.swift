@@ -67,11 +67,14 @@ func readModule(
 func moduleSourceFiles(_ paths: [String], inputs: [String]) throws(FileError) -> [String] {
     guard !paths.isEmpty else { return [] }
     var seen = Set(inputs.compactMap { $0 == "-" ? nil : FileIdentity(path: $0) })
+    seen.reserveCapacity(inputs.count + paths.count)
     var files: [String] = []
+    files.reserveCapacity(paths.count)
     for path in paths {
-        // One `stat` for a file (a build plugin names hundreds of them).
+        // One `stat` for a file (a build plugin names hundreds of them), given the path's own
+        // bytes (a String passed as a C string is copied into a new array first).
         var info = stat()
-        guard stat(path, &info) == 0 else { throw FileError("read", path) }
+        guard path.withCString({ stat($0, &info) }) == 0 else { throw FileError("read", path) }
         guard (info.st_mode & S_IFMT) == S_IFDIR else {
             if seen.insert(FileIdentity(info)).inserted { files.append(path) }
             continue
