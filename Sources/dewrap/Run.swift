@@ -100,11 +100,7 @@ func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
             }
         }
         let calls = functions.calls
-        let firstPass = Mutex<(waiting: [LoweredFile?], projections: [LoweringResult.Projections?], done: [Bool])>(
-            (
-                Array(repeating: nil, count: jobs.count), Array(repeating: nil, count: jobs.count),
-                Array(repeating: false, count: jobs.count)
-            ))
+        let firstPass = Mutex(FirstPass(jobs: jobs.count))
         let earlyResults = functions.held
         concurrentForEach(jobs.count, threads: threads) { index in
             let job = jobs[index]
@@ -320,6 +316,21 @@ private func write(_ result: [UInt8], for job: Job) throws(FileError) {
 
 /// Keeps `values` from being freed: the process ends soon after, and the system takes its memory
 /// back at once.
+/// What the first pass over a module's jobs found, by job: the results that wait for the module's
+/// `$x` names, each job's projections, and the jobs already done. (A struct, not a tuple: a tuple's
+/// type is made at run time, on first use, which cost a build step more than reading its file.)
+private struct FirstPass {
+    var waiting: [LoweredFile?]
+    var projections: [LoweringResult.Projections?]
+    var done: [Bool]
+
+    init(jobs: Int) {
+        waiting = Array(repeating: nil, count: jobs)
+        projections = Array(repeating: nil, count: jobs)
+        done = Array(repeating: false, count: jobs)
+    }
+}
+
 private func keepUntilExit(_ values: Any...) {
     final class Kept {
         let values: [Any]
