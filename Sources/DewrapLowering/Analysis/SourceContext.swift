@@ -69,6 +69,9 @@ struct SourceContext {
 
     /// The wrapper that `attribute` names, if lowering knows it.
     func wrapper(of attribute: Attribute) -> WrapperShape? {
+        // An `@` with no name after it (`f(@` at the end of a file) names none; the token after its
+        // name, looked at below, would be past the last.
+        guard !attribute.name.isEmpty else { return nil }
         // A one-token name (nearly all): looked up by its bytes among the few names the file uses.
         guard attribute.name.upper == attribute.name.lower + 1 || token(attribute.name.lower + 1, hasPrefix: "<") else {
             return shapes.shape(named: attributeTypeName(attribute, context: self))
