@@ -102,6 +102,23 @@ struct EnvironmentCatalogTests {
         #expect(result.output.contains("private var dismiss: DismissAction {\n"))
     }
 
+    /// `@Environment(Model.self)` gives `Model`; an argument before `.self` that is no type
+    /// (`A b`, two names; `A\0b`) gives none, so the property is left as written with a warning
+    /// rather than given a type that does not parse (fuzzing found a second lowering then changed
+    /// the file).
+    @Test func onlyATypeBeforeSelfIsRead() {
+        let model = lowered("import SwiftUI\nstruct A: View {\n    @Environment(Model.self) private var model\n}\n")
+        #expect(model.output.contains("private var _model: Environment<Model>"))
+        for argument in ["A b", "A\u{0}b", "A + b"] {
+            let source = "import SwiftUI\nstruct A: View {\n    @Environment(\(argument).self) private var model\n}\n"
+            let result = lowered(source)
+            #expect(result.output == source, "\(argument)")
+            #expect(
+                result.diagnostics.map(\.message).last == "cannot lower 'model': its type cannot be read from the source; add a type annotation",
+                "\(argument)")
+        }
+    }
+
     /// `\EnvironmentValues.name`, the key path with its root written, reads the same member.
     @Test func keyPathWithItsRoot() {
         let result = lowered("import SwiftUI\nstruct A {\n    @Environment(\\EnvironmentValues.isSearching) private var searching\n}\n")

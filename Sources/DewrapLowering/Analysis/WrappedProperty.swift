@@ -525,18 +525,33 @@ private func genericArguments(
                 }
                 continue
             }
-            // `Model.self` for `Value.Type` (not a key path's `\.self`).
+            // `Model.self` for `Value.Type` (not a key path's `\.self`). Only names, dots and generic
+            // arguments, and no two names side by side (`Setting5 s.self`, which does not parse): the
+            // type is written into the output, which must not have a parse error the input lacks there.
+            let type = value.dropLast(2)
             guard pattern.count == 3, pattern[1] == ".", pattern[2] == "Type", wrapper.genericParameters.contains(pattern[0]),
-                value.count >= 3, value[value.count - 2] == ".", value.last == "self",
-                let first = value.first?.utf8.first,
-                first == UInt8(ascii: "_") || first >= 0x80
-                    || (first | 0x20 >= UInt8(ascii: "a") && first | 0x20 <= UInt8(ascii: "z"))
+                value.count >= 3, value[value.count - 2] == ".", value.last == "self", let first = type.first, isNameToken(first),
+                type.allSatisfy(isTypePathToken), !zip(type, type.dropFirst()).contains(where: { isNameToken($0) && isNameToken($1) })
             else { continue }
-            bindings[pattern[0]] = Array(value.dropLast(2))
+            bindings[pattern[0]] = Array(type)
         }
         if !bindings.isEmpty { return bindings }
     }
     return [:]
+}
+
+/// Whether a type token (`typeTokens`) is a name: it starts with a letter, `_` or a non-ASCII byte.
+private func isNameToken(_ token: String) -> Bool {
+    guard let first = token.utf8.first else { return false }
+    return first == UInt8(ascii: "_") || first >= 0x80 || (first | 0x20 >= UInt8(ascii: "a") && first | 0x20 <= UInt8(ascii: "z"))
+}
+
+/// Whether a type token can be part of a named type (`A.B<C, D?>`): a name or `.`, `<`, `>`, `,`, `?`, `!`.
+private func isTypePathToken(_ token: String) -> Bool {
+    switch token {
+    case ".", "<", ">", ",", "?", "!": return true
+    default: return isNameToken(token)
+    }
 }
 
 /// `name` for a key path of one plain member, `\.name` or `\Root.name` (no subscript, optional chaining
