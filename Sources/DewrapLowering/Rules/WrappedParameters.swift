@@ -81,7 +81,7 @@ struct WrappedParameters {
             let broken = brokenTopLevelSpans(context.tree, parseProblems: parseProblems)
             for function in functions {
                 guard !broken.contains(where: { $0.lower <= function.keyword && function.keyword < $0.upper }) else { continue }
-                consider(function, declaredNames: declaredNames(), module: module)
+                consider(function, declaredNames: declaredNames(), module: module, broken: broken)
             }
         }
         if let module, !module.functions.isEmpty {
@@ -93,7 +93,8 @@ struct WrappedParameters {
         }
     }
 
-    private mutating func consider(_ function: FunctionDecl, declaredNames: [String: Int], module: ModuleCalls?) {
+    /// `broken`: the top-level spans with a parse problem (`brokenTopLevelSpans`), in which no call is rewritten.
+    private mutating func consider(_ function: FunctionDecl, declaredNames: [String: Int], module: ModuleCalls?, broken: [TokenSpan]) {
         let tokens = context.tree.tokens
         let functionName = function.name.map { context.text($0) } ?? "init"
         func leave(_ at: Int, _ reason: String) {
@@ -215,6 +216,11 @@ struct WrappedParameters {
         {
             if isQualifiedByAnotherValue(index, context: context) {
                 return leave(index, "a use of '\(functionName)' on another value cannot be resolved with certainty")
+            }
+            // The parser's recovery decides where a call in code that does not parse ends: rewritten,
+            // the call could take brackets of the code around it, which then parses differently.
+            if broken.contains(where: { $0.lower <= index && index < $0.upper }) {
+                return leave(index, "this use of '\(functionName)' is in code that does not parse")
             }
             let errorsBefore = diagnostics.count
             guard let call = readWrappedCall(at: index, parameters: signature, context: context, diagnostics: &diagnostics) else {
