@@ -145,9 +145,8 @@ func moduleSourceUses(
         let loweredNames = NameLookup(lowered)
         var isWrapped = [Bool](repeating: false, count: loweredNames.names.count)
         for (position, entry) in moduleIndex.enumerated() where position < files.count {
-            _ = entry.wrapped.contains { name in
+            entry.wrapped.forEach { name in
                 if let index = loweredNames.index(of: name) { isWrapped[index] = true }
-                return false
             }
             spelled[position] = entry.uses.contains { loweredNames.index(of: $0) != nil }
         }

@@ -35,6 +35,14 @@ struct IndexNames {
     let index: [UInt8]
     let field: Range<Int>
 
+    /// Calls `body` with the bytes of each name, in order.
+    func forEach(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        _ = contains { name in
+            body(name)
+            return false
+        }
+    }
+
     /// Whether `isMatch` holds for the bytes of one of the names (each asked in order until one does).
     func contains(where isMatch: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
         index.withUnsafeBufferPointer { bytes in

@@ -564,9 +564,7 @@ private func keyPathMember(_ tokens: [String], root: String) -> String? {
     default: return nil
     }
     // A name (`typeTokens` makes one token of letters, digits, `_` and non-ASCII bytes), not `self` or a digit's tuple index.
-    guard member != "self", let first = member.utf8.first, first >= 0x80 || isASCIINameByte(first),
-        !(first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9"))
-    else { return nil }
+    guard member != "self", isNameToken(member) else { return nil }
     return member
 }
 

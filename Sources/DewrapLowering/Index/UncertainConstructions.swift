@@ -55,20 +55,20 @@ public func uncertainConstructionNames(in bytes: [UInt8]) -> UncertainConstructi
             if typeKeywords.contains(where: { $0.withUnsafeBufferPointer { sameBytes($0, word) } }) {
                 var start = end
                 while start < source.count && (source[start] == 0x20 || source[start] == 0x09) { start += 1 }
+                // The last nonempty part of `A.B.C` (empty for dots alone).
                 var nameEnd = start
-                // The last of `A.B.C`: where the name after the last `.` starts.
-                var nameStart = start
+                var partStart = start
+                var last = start..<start
                 while nameEnd < source.count && (isNameByte(source[nameEnd]) || source[nameEnd] == UInt8(ascii: ".")) {
-                    if source[nameEnd] == UInt8(ascii: ".") { nameStart = nameEnd + 1 }
+                    if source[nameEnd] == UInt8(ascii: ".") {
+                        if nameEnd > partStart { last = partStart..<nameEnd }
+                        partStart = nameEnd + 1
+                    }
                     nameEnd += 1
                 }
-                if nameEnd > nameStart {
-                    let name = String(decoding: source[nameStart..<nameEnd], as: UTF8.self)
-                    for entry in failable where entry.offset > index { result.failable[name, default: []].insert(entry.label) }
-                } else if nameEnd > start {
-                    // All dots (`struct A.`): the last nonempty part, as splitting on `.` gives.
-                    let dotted = String(decoding: source[start..<nameEnd], as: UTF8.self)
-                    let name = String(dotted.split(separator: ".").last ?? "")
+                if nameEnd > partStart { last = partStart..<nameEnd }
+                if nameEnd > start {
+                    let name = String(decoding: source[last], as: UTF8.self)
                     for entry in failable where entry.offset > index { result.failable[name, default: []].insert(entry.label) }
                 }
             }
