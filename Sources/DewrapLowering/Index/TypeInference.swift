@@ -133,14 +133,19 @@ extension SourceContext {
     /// first argument's label; a number or `Bool` from anything but a literal of its kind (`Int(text)`
     /// may parse a String).
     private func mayBeFailable(_ type: String, label: String, arguments: TokenSpan) -> Bool {
-        if let labels = sdkFailableInits[type], labels.contains(label) { return true }
+        if let entry = sdkFailableInits.index(of: type), sdkFailableInits.value(at: entry).contains(label) { return true }
         guard numericTypes.contains(type), label == "_" else { return false }
         let single = split(arguments, separator: .comma).count == 1
         return !(single && (literalOrConstructedType(arguments).map { ["Int", "Double", "Bool"].contains($0) } ?? false))
     }
 
     private func isGenericSDKType(_ type: String) -> Bool {
-        genericSDKTypes.contains(lastComponent(type)) && declarationIndex.types[type] == nil && moduleSources?.type(named: type) == nil
+        var type = type
+        let named = type.withUTF8 { bytes in
+            let component = bytes.lastIndex(of: UInt8(ascii: ".")).map { UnsafeBufferPointer(rebasing: bytes[($0 + 1)...]) } ?? bytes
+            return genericSDKTypes.contains(component)
+        }
+        return named && declarationIndex.types[type] == nil && moduleSources?.type(named: type) == nil
     }
 
     private func startsUppercase(_ i: Int) -> Bool {
@@ -233,8 +238,9 @@ extension SourceContext {
 }
 
 /// SDK types whose inits infer generic arguments (`Array(repeating: 0, count: 3)` is `Array<Int>`):
-/// `T(…)` without arguments written is not of a type dewrap can write.
-private let genericSDKTypes: Set<String> = [
+/// `T(…)` without arguments written is not of a type dewrap can write. (Byte tables, as the others
+/// below: a `Set<String>` hashed the type's name with SipHash at every `T(…)` of the file.)
+private let genericSDKTypes = NameSet(names: [
     "Array", "ArraySlice", "ContiguousArray", "Set", "Dictionary", "Optional", "Result", "Range", "ClosedRange",
     "KeyValuePairs", "CollectionOfOne", "EmptyCollection", "Slice", "Repeated", "Zip2Sequence", "StrideTo",
     "StrideThrough", "LazySequence", "ReversedCollection", "SIMD2", "SIMD3", "SIMD4", "Unmanaged", "UnsafePointer",
@@ -246,10 +252,16 @@ private let genericSDKTypes: Set<String> = [
     "Menu", "Label", "TabView", "Form", "GeometryReader", "ScrollViewReader", "ViewThatFits", "AnyView",
     "ModifiedContent", "TupleView", "Optional", "FetchRequest", "SectionedFetchRequest", "Query", "FetchDescriptor",
     "SortDescriptor", "Predicate", "ObservedObject", "StateObject", "Environment", "AppStorage", "SceneStorage",
-]
+])
 
 /// SDK inits that are `init?`, by type and the label of their first argument (`_` for none).
-private let sdkFailableInits: [String: Set<String>] = [
+private let sdkFailableInits: ByteTable<[String]> = {
+    var table = ByteTable<[String]>(capacity: failableInitLabels.count)
+    for (type, labels) in failableInitLabels { table.insert(type, labels) }
+    return table
+}()
+
+private let failableInitLabels: KeyValuePairs<String, [String]> = [
     "URL": ["string", "dataRepresentation"],
     "NSURL": ["string"],
     "UUID": ["uuidString"],
@@ -269,7 +281,7 @@ private let sdkFailableInits: [String: Set<String>] = [
 ]
 
 /// Types whose init from one unlabeled argument is failable when that argument is a String.
-private let numericTypes: Set<String> = [
+private let numericTypes = NameSet(names: [
     "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64", "Double", "Float",
     "Float16", "Float80", "Bool",
-]
+])
