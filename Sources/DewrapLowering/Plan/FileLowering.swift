@@ -102,10 +102,22 @@ struct FileLowering {
                 plans.append(plan)
             }
         }
+        // The wrapped locals and parameters, which own the `$x` in their scopes (D-2). Found before the clash
+        // check below, which does not count their `$x`; their diagnostics are added where they were.
+        let localVariablesWrapped = localWrappedNameTokens(types: types)
+        let locals = LocalWrappedVariables(context: context, parseProblems: parseProblems)
+        let parameters = WrappedParameters(context: context, parseProblems: parseProblems, module: moduleCalls)
+        let wrappedClosures = WrappedClosureParameters(context: context, parseProblems: parseProblems)
+        let localWrapped = localVariablesWrapped.union(parameters.wrappedNames).union(wrappedClosures.wrappedNames)
         // `$x` is resolved by name, and a property left as written keeps its `$x`: a lowered property of the
-        // same name, whose `$x` uses would then stay as they are and name nothing, is left as written too.
+        // same name, whose `$x` uses would then stay as they are and name nothing, is left as written too. A `$x`
+        // that a closure parameter or a wrapped local owns names neither (and may be rewritten with its owner,
+        // after which lowering the output again would find no clash: bin/fuzz found such a file).
         if !leftNames.isEmpty && !plans.isEmpty {
-            let dollarNames = Set(context.tree.dollarReferences.map { String(context.text($0.token).dropFirst()) })
+            var dollarNames: Set<String> = []
+            for reference in context.tree.dollarReferences where !isOwnedLocally(reference, localWrapped: localWrapped) {
+                dollarNames.insert(String(context.text(reference.token).dropFirst()))
+            }
             var leaving = true
             while leaving {
                 leaving = false
@@ -143,18 +155,14 @@ struct FileLowering {
         }
         projections.left = leftNames.sorted()
         for name in moduleProjections where !leftNames.contains(name) { lowered.insert(name) }
-        let localVariablesWrapped = localWrappedNameTokens(types: types)
-        let locals = LocalWrappedVariables(context: context, parseProblems: parseProblems)
         diagnostics += locals.diagnostics
         diagnostics += parameterRestrictions(context: context)
-        let parameters = WrappedParameters(context: context, parseProblems: parseProblems, module: moduleCalls)
         diagnostics += parameters.diagnostics
         projections.functions = parameters.exported
         if let calls = parameters.moduleCalls {
             projections.called = calls.calls.map(\.function.name)
             projections.unmatched = calls.unmatched
         }
-        let wrappedClosures = WrappedClosureParameters(context: context, parseProblems: parseProblems)
         diagnostics += wrappedClosures.diagnostics
         let loweredLocals = locals.loweredNames.union(parameters.loweredNames).union(wrappedClosures.loweredNames)
         // P-5: `ForEach($items) { $item in … }` over a lowered `[E]` property.
@@ -170,7 +178,6 @@ struct FileLowering {
         for name in clashing { memberTypes[name] = nil }
         let closures = BindingClosureParameters(context: context, memberTypes: memberTypes, parseProblems: parseProblems)
         let loweredClosureParameters = closures.parameterTokens
-        let localWrapped = localVariablesWrapped.union(parameters.wrappedNames).union(wrappedClosures.wrappedNames)
         let tree = context.tree
         // The rewrites' texts (`_$x`) one after another in one buffer, which their edits slice once it is complete.
         var rewriteTexts = CodeText(capacity: 16 * tree.dollarReferences.count)
@@ -297,6 +304,24 @@ struct FileLowering {
 
     /// Name tokens of wrapped variables that are not type members (locals,
     /// globals): their `$x` is theirs, not a member's.
+    /// Whether `reference` (`$x`) is a closure parameter's (`$x in`) or, unqualified, a wrapped local's or
+    /// parameter's (`localWrapped`, their name tokens): the owners the `$x` rewrites look for first.
+    private func isOwnedLocally(_ reference: DollarReference, localWrapped: Set<Int>) -> Bool {
+        let tree = context.tree
+        let dollarName = context.bytes[tree.tokens[reference.token].range]
+        if tree.census.closureSignature,
+            tree.nearestLocalName(
+                at: reference.token,
+                where: { $0.kind == .closureParameter && context.token($0.token, isSpelled: dollarName) }) != nil
+        {
+            return true
+        }
+        guard !localWrapped.isEmpty, case .none = reference.qualifier else { return false }
+        return tree.nearestLocalName(
+            at: reference.token,
+            where: { localWrapped.contains($0.token) && context.token($0.token, isSpelled: dollarName.dropFirst()) }) != nil
+    }
+
     func localWrappedNameTokens(types: [TypeDecl]) -> Set<Int> {
         guard context.tree.census.attributedVariableOutsideTypes else { return [] }
         var members = Set<Int>()
