@@ -424,7 +424,12 @@ struct WrapperAlias: Sendable {
             i += 1
         }
         guard i < declaration.span.upper, tokens[i].kind == .equal else { return nil }
-        var target = typeTokens(context.text(TokenSpan(i + 1, declaration.span.upper)))
+        // The target type ends at the alias's generic `where` clause, if it has one (Fluent's
+        // `typealias Field<Value> = FieldProperty<Self, Value> where Value: Codable & Sendable`). The
+        // clause constrains the alias's uses, which the lowering keeps (`_name: Field<String>`).
+        var end = i + 1
+        while end < declaration.span.upper && context.word(end) != .where { end += 1 }
+        var target = typeTokens(context.text(TokenSpan(i + 1, end)))
         // The base name (its last component) and its generic arguments, split at top-level commas.
         guard let open = target.firstIndex(of: "<") ?? Optional(target.count), open > 0 else { return nil }
         let base = target[open - 1]
