@@ -35,6 +35,10 @@ public struct LoweringOptions: Sendable {
     /// Member properties lowered in other files of the module (and left as written in none):
     /// `$x` of such a name in this file becomes `_$x` too, as for one of its own (D-1).
     public var moduleProjections: Set<String> = []
+    /// Member names lowered in one file of the module and left as written in another (by name:
+    /// where): a `$x` of such a name that this file leaves as written may name either property,
+    /// which dewrap cannot tell without types, and is reported with a warning.
+    public var moduleAmbiguous: [String: AmbiguousProjection] = [:]
     /// Set when the run rewrites calls of functions with wrapped parameters across its files
     /// (issue 21): the functions lowered in its other files, and those it refuses. Nil: a
     /// function that another file names is left as written.
@@ -86,6 +90,19 @@ public struct LoweringResult: Sendable {
     }
 }
 
+/// Where a member name of a module is lowered and where it is left as written (`LoweringOptions.moduleAmbiguous`).
+public struct AmbiguousProjection: Sendable, Equatable {
+    /// A file that lowers a property of that name.
+    public var loweredIn: String
+    /// A file that leaves one as written.
+    public var leftIn: String
+
+    public init(loweredIn: String, leftIn: String) {
+        self.loweredIn = loweredIn
+        self.leftIn = leftIn
+    }
+}
+
 /// The whole product: Swift source with property wrappers in, the explicit
 /// Swift the compiler synthesizes out. Pure: no I/O, no globals.
 ///
@@ -105,7 +122,7 @@ public func lower(_ source: [UInt8], fileName: String, options: LoweringOptions 
             wordOccurrences(of: Array($0.name.utf8), in: source) > 0
         } ?? false
     if source.count <= Lexer.maximumInputSize && !mayHaveWrapperAttribute(source)
-        && (options.moduleProjections.isEmpty || !usesDollarNames) && !namesModuleFunction
+        && (options.moduleProjections.isEmpty && options.moduleAmbiguous.isEmpty || !usesDollarNames) && !namesModuleFunction
     {
         var result = LoweringResult(output: source, diagnostics: [])
         result.projections.unread = usesDollarNames
@@ -117,7 +134,8 @@ public func lower(_ source: [UInt8], fileName: String, options: LoweringOptions 
         return LoweringResult(output: source, diagnostics: lexed.diagnostics)
     }
     guard
-        mayUseWrappers(lexed.tokens, in: source) || !options.moduleProjections.isEmpty && usesDollarNames
+        mayUseWrappers(lexed.tokens, in: source)
+            || (!options.moduleProjections.isEmpty || !options.moduleAmbiguous.isEmpty) && usesDollarNames
             || namesModuleFunction
     else {
         // Nothing to lower: the bytes as they are, and what the lexer had to say.
@@ -137,6 +155,7 @@ public func lower(_ source: [UInt8], fileName: String, options: LoweringOptions 
     // Handed over: a copy left behind would be destroyed unused, through its value witnesses.
     var lowering = FileLowering(
         context: consume context, swiftVersion: options.swiftVersion, moduleProjections: options.moduleProjections,
+        moduleAmbiguous: options.moduleAmbiguous,
         moduleCalls: options.moduleCalls)
     lowering.run()
     var diagnostics = tree.lexerDiagnostics.map { Diagnostic(.warning, at: $0.offset, $0.message) }

@@ -230,3 +230,22 @@ func dollarNames(in source: [UInt8], among names: Set<String>? = nil) -> Set<Str
 private func isIdentifier(_ name: String) -> Bool {
     !name.isEmpty && name.utf8.allSatisfy { isNameByte($0) }
 }
+
+/// The member names that one input lowers and another leaves as written, each with an input of
+/// each kind (the first, in job order), from each input's first lowering (`run`, nil for one not
+/// lowered; `paths`, their names). (Names kept wrapped in module sources, which their own runs
+/// lower, are not counted.)
+func ambiguousProjections(_ run: [LoweringResult.Projections?], paths: [String]) -> [String: AmbiguousProjection] {
+    var loweredIn: [String: String] = [:]
+    var leftIn: [String: String] = [:]
+    for (index, file) in run.enumerated() {
+        guard let file else { continue }
+        for name in file.lowered where loweredIn[name] == nil { loweredIn[name] = paths[index] }
+        for name in file.left where leftIn[name] == nil { leftIn[name] = paths[index] }
+    }
+    var ambiguous: [String: AmbiguousProjection] = [:]
+    for (name, left) in leftIn {
+        if let lowered = loweredIn[name] { ambiguous[name] = AmbiguousProjection(loweredIn: lowered, leftIn: left) }
+    }
+    return ambiguous
+}

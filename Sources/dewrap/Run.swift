@@ -57,12 +57,15 @@ func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
         }
     }
     let threads = invocation.jobs ?? availableCores()
-    @Sendable func options(for job: Job?, projections: Set<String> = [], calls: ModuleCalls? = nil) -> LoweringOptions {
+    @Sendable func options(
+        for job: Job?, projections: Set<String> = [], ambiguous: [String: AmbiguousProjection] = [:], calls: ModuleCalls? = nil
+    ) -> LoweringOptions {
         var options = LoweringOptions(
             strict: invocation.strict, wrapperShapes: wrapperShapes,
             swiftVersion: invocation.swiftVersion == 5 ? .swift5 : .swift6)
         options.module = module
         options.moduleProjections = projections
+        options.moduleAmbiguous = ambiguous
         options.moduleCalls = calls
         if invocation.lineDirectives, let job { options.lineDirectives = invocation.sourceName ?? job.displayName }
         return options
@@ -81,6 +84,7 @@ func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
     var done = Array(repeating: false, count: jobs.count)
     var moduleUses = ModuleSourceUses()
     var finalCalls: ModuleCalls?
+    var ambiguous: [String: AmbiguousProjection] = [:]
     if module != nil {
         // Functions with wrapped parameters that other files call (issue 21): the files that may declare
         // one are lowered first, so that the others are lowered knowing those functions.
@@ -160,7 +164,17 @@ func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
             relowered[index] = projections
             waiting[index] = nil
         }
+        // A file that leaves a `$name` as written where `name` is lowered in one file and left in
+        // another is lowered again to say so at each such use (which property it names cannot be told).
+        ambiguous = ambiguousProjections(first.projections, paths: jobs.map(\.displayName))
+        for index in jobs.indices where !ambiguous.isEmpty && !done[index] {
+            guard let file = first.projections[index], file.unread || file.unresolved.contains(where: { ambiguous[$0] != nil })
+            else { continue }
+            relowered[index] = relowered[index] ?? projections
+            waiting[index] = nil
+        }
     }
+    let moduleAmbiguous = ambiguous
     let moduleCalls = finalCalls
     let projectionsByJob = relowered
     let lowered = waiting
@@ -175,7 +189,8 @@ func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
         report(
             index,
             perform(
-                job, invocation: invocation, options: options(for: job, projections: projectionsByJob[index] ?? [], calls: moduleCalls),
+                job, invocation: invocation,
+                options: options(for: job, projections: projectionsByJob[index] ?? [], ambiguous: moduleAmbiguous, calls: moduleCalls),
                 lowered: lowered[index], reading: kept))
     }
     for error in staged.commit() {

@@ -80,4 +80,45 @@ struct ModuleRunTests {
         let alone = try runDewrap(["A.swift"], in: folder)
         #expect(alone.stdoutText.contains("func show(level _level: Clamped) -> Int {"))
     }
+
+    /// A `$x` that a file leaves as written, where `x` is lowered in one file of the run and left as
+    /// written in another, may name either property (found lowering fluent-kit, whose `\.$id` named a
+    /// lowered `ParentProperty.id` while two models left their `id`): each such use is reported.
+    @Test func aProjectionLoweredInOneFileAndLeftInAnotherIsReported() throws {
+        let folder = try makeScratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try write(
+            """
+            @propertyWrapper struct Box<T> {
+                var wrappedValue: T
+                var projectedValue: Box<T> { self }
+            }
+            final class Parent {
+                @Box var id: Int = 0
+            }
+
+            """, to: folder.appendingPathComponent("A.swift"))
+        // The file that leaves its `id` uses its own `$id` (most likely): nothing is said there.
+        try write(
+            """
+            struct Log {
+                @Box var id = ProcessInfo.processInfo.processIdentifier
+                func box() -> Box<Int32> { self.$id }
+            }
+
+            """, to: folder.appendingPathComponent("B.swift"))
+        try write("func box(of parent: Parent) -> Box<Int> { parent.$id }\n", to: folder.appendingPathComponent("C.swift"))
+
+        let run = try runDewrap(["A.swift", "B.swift", "C.swift", "-o", "out"], in: folder)
+        #expect(run.status == 0)
+        #expect(
+            run.stderr.contains(
+                "C.swift:1:50: warning: '$id' is left as written, but 'id' is lowered in 'A.swift' and left as written in 'B.swift': which of them it names cannot be told without types, and the lowered module may not compile"
+            ), "\(run.stderr)")
+        #expect(!run.stderr.contains("B.swift:3"), "\(run.stderr)")
+        // Without the property left as written, the use is rewritten, and nothing is said about it.
+        let two = try runDewrap(["A.swift", "C.swift", "-o", "two"], in: folder)
+        #expect(two.status == 0 && two.stderr.isEmpty, "\(two.stderr)")
+        #expect(String(decoding: try bytes(of: folder.appendingPathComponent("two/C.swift")), as: UTF8.self).contains("parent._$id"))
+    }
 }

@@ -34,6 +34,8 @@ struct FileLowering {
 
     /// Member properties lowered in the module's other files (`LoweringOptions.moduleProjections`).
     let moduleProjections: Set<String>
+    /// Member names lowered in one of the module's files and left as written in another (`LoweringOptions.moduleAmbiguous`).
+    let moduleAmbiguous: [String: AmbiguousProjection]
     /// What this file's lowering tells the module's other files.
     var projections = LoweringResult.Projections()
 
@@ -42,11 +44,12 @@ struct FileLowering {
 
     init(
         context: SourceContext, swiftVersion: SwiftLanguageMode = .swift6, moduleProjections: Set<String> = [],
-        moduleCalls: ModuleCalls? = nil
+        moduleAmbiguous: [String: AmbiguousProjection] = [:], moduleCalls: ModuleCalls? = nil
     ) {
         self.context = context
         self.swiftVersion = swiftVersion
         self.moduleProjections = moduleProjections
+        self.moduleAmbiguous = moduleAmbiguous
         self.moduleCalls = moduleCalls
     }
 
@@ -193,6 +196,21 @@ struct FileLowering {
             rewriteTexts.write(context.bytes, tree.tokens[index].range)
             rewrites.append(index)
         }
+        // A `$x` left as written that no local owns names a member `x` of another file, or of another
+        // module. Where `x` is lowered in one file and left in another, it may name either (unless this
+        // file leaves an `x` of its own: then, most likely, that one).
+        func leaveUnresolved(_ reference: DollarReference, spelled dollarName: ArraySlice<UInt8>, checkingOwner: Bool) {
+            let name = String(decoding: dollarName.dropFirst(), as: UTF8.self)
+            projections.unresolved.append(name)
+            guard !moduleAmbiguous.isEmpty, let ambiguity = moduleAmbiguous[name], !leftNames.contains(name),
+                !checkingOwner || localOwner(of: reference, spelled: dollarName, localWrapped: localWrapped) == nil
+            else { return }
+            diagnostics.append(
+                Diagnostic(
+                    .warning, at: tree.tokens[reference.token].start,
+                    "'$\(name)' is left as written, but '\(name)' is lowered in '\(ambiguity.loweredIn)' and left as written in '\(ambiguity.leftIn)': which of them it names cannot be told without types, and the lowered module may not compile"
+                ))
+        }
         for reference in tree.dollarReferences {
             // A type left alone for a parse problem keeps its `$x` too (lowering its output again changes nothing).
             if brokenTypes.contains(where: { $0.lower <= reference.token && reference.token <= $0.upper }) { continue }
@@ -202,7 +220,7 @@ struct FileLowering {
                 lowered.contains(UnsafeBufferPointer(rebasing: $0[token.start + 1..<token.end]))
             }
             guard loweredMember || !loweredLocals.isEmpty || !loweredClosureParameters.isEmpty else {
-                projections.unresolved.append(String(decoding: dollarName.dropFirst(), as: UTF8.self))
+                leaveUnresolved(reference, spelled: dollarName, checkingOwner: true)
                 continue
             }
             switch localOwner(of: reference, spelled: dollarName, localWrapped: localWrapped) {
@@ -216,7 +234,7 @@ struct FileLowering {
                 // D-2: a local wrapped variable `x` in scope owns an unqualified `$x`; a lowered one's is `_$x`.
                 guard loweredLocals.contains(local) else { continue }
             case nil where !loweredMember:
-                projections.unresolved.append(String(decoding: dollarName.dropFirst(), as: UTF8.self))
+                leaveUnresolved(reference, spelled: dollarName, checkingOwner: false)
                 continue
             case nil:
                 break // a lowered member's
