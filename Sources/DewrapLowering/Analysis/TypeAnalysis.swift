@@ -260,8 +260,17 @@ extension FileLowering {
     func inheritsOnlyProtocols(_ type: TypeDecl) -> Bool {
         guard let first = type.inheritance.first else { return true }
         return inheritedNames(first, context: context).allSatisfy { name in
-            Self.knownProtocols.contains(name) || context.shapes.protocolParents[name] != nil
+            Self.knownProtocols.contains(name) || context.shapes.protocolParents[name] != nil || declaresProtocol(named: name)
         }
+    }
+
+    /// Whether this file or another file of the module declares a protocol named `name` (by one
+    /// declaration): a class whose first inheritance entry it is has no superclass (Fluent's
+    /// `final class Planet: Model`, with `Model` a protocol of the module).
+    private func declaresProtocol(named name: String) -> Bool {
+        if let kind = context.declarationIndex.types[name] { return kind == .protocol }
+        if let kind = context.moduleSources?.type(named: name) { return kind == .protocol }
+        return false
     }
 
     /// Whether a class's first inheritance entry names a class declared in this file or another file
