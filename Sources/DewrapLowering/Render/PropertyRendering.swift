@@ -257,7 +257,7 @@ private func writeProperty<Output: CodeOutput>(
         text.write(literal: "var _$")
         text.write(source, nameBytes)
         text.write(literal: ": ")
-        text.write(string: projected)
+        text.write(string: container == .class ? namingSelf(projected, as: typeName) : projected)
         if member.setter == .none && !member.mutatingGetter {
             text.write(literal: " { ")
             writeStorageName(&text)
@@ -389,4 +389,16 @@ func writeStorageInitializer<Output: CodeOutput>(
     case .none: return false
     }
     return true
+}
+
+/// `type` with each `Self` in it written as `typeName`, the class that declares the property. A
+/// wrapper named through a protocol's typealias (Fluent's `typealias ID<Value> = IDProperty<Self,
+/// Value>`) has `Self` among its projection's arguments, which in a class's property type the
+/// compiler rejects ("covariant 'Self' … can only appear at the top level"); its own `$x` has the
+/// class there.
+private func namingSelf(_ type: String, as typeName: String) -> String {
+    guard type.utf8.count >= 4, type.contains("Self") else { return type }
+    let tokens = typeTokens(type)
+    guard tokens.contains("Self") else { return type }
+    return typeText(tokens.map { $0 == "Self" ? typeName : $0 })
 }
