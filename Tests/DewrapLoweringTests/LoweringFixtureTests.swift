@@ -80,6 +80,9 @@ struct LoweringFixtureTests {
             (#"e: Int? = Tagged(tag: "e")"#, "e: Int? = 4"),
             ("g: _OptionalNilComparisonType = Parsed(transform: length)", "g: _OptionalNilComparisonType = nil"),
         ],
+        "lowering/ProjectionInWrapperArguments": [
+            (#"officers: Int = Link<Officer, String>(path: \Officer.$name)"#, "officers: Int = 1")
+        ],
         "lowering/StaticMemberNames": [
             ("size: Int = Option(name: defaultLabel, transform: { convert($0) * 2 })", "size: Int = defaultSize"),
             ("title: String = Option(transform: shout)", #"title: String = "t""#),

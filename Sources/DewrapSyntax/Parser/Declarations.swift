@@ -85,6 +85,14 @@ extension ParserState {
             let open = index
             skipBalanced()
             arguments = TokenSpan(open, index)
+            // A `$x` among a wrapper's arguments (Fluent's `@Siblings(through: T.self, from: \.$a, to: \.$b)`)
+            // is a reference as in any call: they are scanned as a call's arguments, which records it.
+            if (open..<index).contains(where: { tokens[$0].kind == .dollarIdentifier }) {
+                let end = index
+                index = open
+                scanArguments(close: .rightParen)
+                index = end
+            }
         }
         return Attribute(atSign: atSign, name: name, arguments: arguments)
     }
