@@ -236,16 +236,17 @@ private func isIdentifier(_ name: String) -> Bool {
 /// lowered; `paths`, their names). (Names kept wrapped in module sources, which their own runs
 /// lower, are not counted.)
 func ambiguousProjections(_ run: [LoweringResult.Projections?], paths: [String]) -> [String: AmbiguousProjection] {
-    var loweredIn: [String: String] = [:]
+    // The names left as written first: most runs leave none, and then no lowered name is looked at.
     var leftIn: [String: String] = [:]
     for (index, file) in run.enumerated() {
-        guard let file else { continue }
-        for name in file.lowered where loweredIn[name] == nil { loweredIn[name] = paths[index] }
-        for name in file.left where leftIn[name] == nil { leftIn[name] = paths[index] }
+        for name in file?.left ?? [] where leftIn[name] == nil { leftIn[name] = paths[index] }
     }
+    guard !leftIn.isEmpty else { return [:] }
     var ambiguous: [String: AmbiguousProjection] = [:]
-    for (name, left) in leftIn {
-        if let lowered = loweredIn[name] { ambiguous[name] = AmbiguousProjection(loweredIn: lowered, leftIn: left) }
+    for (index, file) in run.enumerated() {
+        for name in file?.lowered ?? [] where ambiguous[name] == nil {
+            if let left = leftIn[name] { ambiguous[name] = AmbiguousProjection(loweredIn: paths[index], leftIn: left) }
+        }
     }
     return ambiguous
 }

@@ -165,10 +165,14 @@ func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
             waiting[index] = nil
         }
         // A file that leaves a `$name` as written where `name` is lowered in one file and left in
-        // another is lowered again to say so at each such use (which property it names cannot be told).
+        // another (and not in this file: then the file's own, most likely) is lowered again to say so
+        // at each such use (which property it names cannot be told).
         ambiguous = ambiguousProjections(first.projections, paths: jobs.map(\.displayName))
         for index in jobs.indices where !ambiguous.isEmpty && !done[index] {
-            guard let file = first.projections[index], file.unread || file.unresolved.contains(where: { ambiguous[$0] != nil })
+            // A file copied unread is read for a `$name` of one of them (a byte scan).
+            guard let file = first.projections[index],
+                file.unresolved.contains(where: { ambiguous[$0] != nil && !file.left.contains($0) })
+                    || file.unread && first.waiting[index].map { !dollarNames(in: $0.source, among: Set(ambiguous.keys)).isEmpty } ?? true
             else { continue }
             relowered[index] = relowered[index] ?? projections
             waiting[index] = nil

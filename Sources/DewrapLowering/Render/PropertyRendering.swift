@@ -397,7 +397,17 @@ func writeStorageInitializer<Output: CodeOutput>(
 /// compiler rejects ("covariant 'Self' … can only appear at the top level"); its own `$x` has the
 /// class there.
 private func namingSelf(_ type: String, as typeName: String) -> String {
-    guard type.utf8.count >= 4, type.contains("Self") else { return type }
+    // On the contiguous bytes: the generic `contains` of a String in a String cost some thousand
+    // instructions a class property.
+    var type = type
+    let mentionsSelf = type.withUTF8 { bytes in
+        bytes.count >= 4
+            && (0...(bytes.count - 4)).contains { index in
+                bytes[index] == UInt8(ascii: "S") && bytes[index + 1] == UInt8(ascii: "e") && bytes[index + 2] == UInt8(ascii: "l")
+                    && bytes[index + 3] == UInt8(ascii: "f")
+            }
+    }
+    guard mentionsSelf else { return type }
     let tokens = typeTokens(type)
     guard tokens.contains("Self") else { return type }
     return typeText(tokens.map { $0 == "Self" ? typeName : $0 })
