@@ -168,11 +168,12 @@ func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
         // another (and not in this file: then the file's own, most likely) is lowered again to say so
         // at each such use (which property it names cannot be told).
         ambiguous = ambiguousProjections(first.projections, paths: jobs.map(\.displayName))
+        let ambiguousNames = Set(ambiguous.keys)
         for index in jobs.indices where !ambiguous.isEmpty && !done[index] {
             // A file copied unread is read for a `$name` of one of them (a byte scan).
             guard let file = first.projections[index],
                 file.unresolved.contains(where: { ambiguous[$0] != nil && !file.left.contains($0) })
-                    || file.unread && first.waiting[index].map { !dollarNames(in: $0.source, among: Set(ambiguous.keys)).isEmpty } ?? true
+                    || file.unread && first.waiting[index].map { !dollarNames(in: $0.source, among: ambiguousNames).isEmpty } ?? true
             else { continue }
             relowered[index] = relowered[index] ?? projections
             waiting[index] = nil
@@ -333,8 +334,6 @@ private func write(_ result: [UInt8], for job: Job) throws(FileError) {
     }
 }
 
-/// Keeps `values` from being freed: the process ends soon after, and the system takes its memory
-/// back at once.
 /// What the first pass over a module's jobs found, by job: the results that wait for the module's
 /// `$x` names, each job's projections, and the jobs already done. (A struct, not a tuple: a tuple's
 /// type is made at run time, on first use, which cost a build step more than reading its file.)
@@ -350,6 +349,8 @@ private struct FirstPass {
     }
 }
 
+/// Keeps `values` from being freed: the process ends soon after, and the system takes its memory
+/// back at once.
 private func keepUntilExit(_ values: Any...) {
     final class Kept {
         let values: [Any]

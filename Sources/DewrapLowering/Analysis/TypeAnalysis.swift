@@ -268,9 +268,15 @@ extension FileLowering {
     /// declaration): a class whose first inheritance entry it is has no superclass (Fluent's
     /// `final class Planet: Model`, with `Model` a protocol of the module).
     private func declaresProtocol(named name: String) -> Bool {
-        if let kind = context.declarationIndex.types[name] { return kind == .protocol }
-        if let kind = context.moduleSources?.type(named: name) { return kind == .protocol }
-        return false
+        declaredKind(of: name) == .protocol
+    }
+
+    /// The kind of the type named `name` that this file, or else another file of the module,
+    /// declares; nil when none does, or when more than one declaration gives it no one kind.
+    private func declaredKind(of name: String) -> TypeKind? {
+        if let kind = context.declarationIndex.types[name] { return kind }
+        if let kind = context.moduleSources?.type(named: name) { return kind }
+        return nil
     }
 
     /// Whether a class's first inheritance entry names a class declared in this file or another file
@@ -279,9 +285,7 @@ extension FileLowering {
         guard let first = type.inheritance.first else { return false }
         let names = inheritedNames(first, context: context)
         guard names.count == 1, let name = names.first else { return false }
-        if let kind = context.declarationIndex.types[name] { return kind == .class }
-        if let kind = context.moduleSources?.type(named: name) { return kind == .class }
-        return false
+        return declaredKind(of: name) == .class
     }
 
     /// Protocols of the standard library, Foundation, Combine and SwiftUI that a class may adopt.

@@ -118,9 +118,11 @@ struct FileLowering {
         // after which lowering the output again would find no clash: bin/fuzz found such a file).
         if !leftNames.isEmpty && !plans.isEmpty {
             var dollarNames: Set<String> = []
-            for reference in context.tree.dollarReferences
-            where localOwner(of: reference, spelled: context.bytes[context.tree.tokens[reference.token].range], localWrapped: localWrapped) == nil {
-                dollarNames.insert(String(context.text(reference.token).dropFirst()))
+            for reference in context.tree.dollarReferences {
+                let dollarName = context.bytes[context.tree.tokens[reference.token].range] // `$x`
+                if localOwner(of: reference, spelled: dollarName, localWrapped: localWrapped) == nil {
+                    dollarNames.insert(String(decoding: dollarName.dropFirst(), as: UTF8.self))
+                }
             }
             var leaving = true
             while leaving {
