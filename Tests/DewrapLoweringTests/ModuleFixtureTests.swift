@@ -7,7 +7,7 @@ import Testing
 /// `<name>.expected/`, with no diagnostics; and the files as written and as lowered, built with
 /// `fixtures/module/<name>.driver.swift` (or `driver.swift`) against the stand-in, print the same.
 /// Files in `<name>/Dependencies/` are another module's (`--wrapper-sources`): read for their
-/// public declarations, never lowered, built with the module as written.
+/// wrappers and public declarations, never lowered, built with the module as written.
 struct ModuleFixtureTests {
     static let folder = Fixtures.root.appendingPathComponent("module")
     static let modules: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
@@ -35,7 +35,8 @@ struct ModuleFixtureTests {
         var options = LoweringOptions()
         if asModule {
             options.module = ModuleSources(sources, dependencies: dependencySources)
-            options.wrapperShapes = WrapperShapes(readingModule: sources)
+            // The dependencies' wrappers too, as `--wrapper-sources` gives them.
+            options.wrapperShapes = WrapperShapes(readingModule: sources + dependencySources)
         }
         guard asModule else { return files.mapValues { lower($0, fileName: "Module.swift", options: options) } }
         let names = files.keys.sorted()

@@ -53,7 +53,10 @@ struct ModuleSourcesTests {
             for name in names { questions.append(("function \(owner).\(name)", { "\($0.function(name, of: owner) as Any)" })) }
         }
         for (owner, names) in instanceValues {
-            for name in names { questions.append(("instance \(owner).\(name)", { "\($0.instanceValue(name, of: owner) as Any)" })) }
+            for name in names {
+                questions.append(("instance \(owner).\(name)", { "\($0.instanceValue(name, of: owner) as Any)" }))
+                questions.append(("key path \(owner).\(name)", { "\($0.keyPathMember(name, of: owner) as Any)" }))
+            }
         }
         for name in environmentNames {
             questions.append(("environment \(name)", { "\($0.environmentValue(name) as Any)" }))
@@ -208,6 +211,7 @@ protocol ModuleQuestions {
     func enumCase(_ name: String, of owner: String) -> Bool?
     func value(_ name: String, of owner: String) -> String??
     func instanceValue(_ name: String, of owner: String) -> String??
+    func keyPathMember(_ name: String, of owner: String) -> String??
     func function(_ name: String, of owner: String) -> String??
     func declaresStaticMember(named name: String) -> Bool
     func environmentValue(_ name: String) -> String??

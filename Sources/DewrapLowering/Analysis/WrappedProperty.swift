@@ -494,8 +494,11 @@ private func analyzeComposition(
     return .lower(property)
 }
 
-/// Generic arguments read from `T.self` arguments passed where an init of the wrapper takes `Param.Type`
-/// (with the same argument labels), and from key paths `\.name` passed where it takes `KeyPath<Root, Param>`.
+/// Generic arguments read from `T.self` arguments passed where an init of the wrapper takes `Param.Type`,
+/// and from key paths `\.name` passed where it takes `KeyPath<Root, Param>` (also `any KeyPath<Root,
+/// Param> & Sendable`, swift-dependencies' `@Dependency(\.date)`). The arguments go to an init's
+/// parameters as a call's do: in order, by label, a parameter with a default value left out. Where
+/// several inits take such a call, they must agree.
 private func genericArguments(
     fromMetatypeArguments text: String, of wrapper: WrapperShape, context: SourceContext
 ) -> [String: [String]] {
@@ -504,24 +507,26 @@ private func genericArguments(
         if tokens.count > 2, tokens[1] == ":" { return (tokens[0], typeText(Array(tokens[2...]))) }
         return ("_", typeText(tokens))
     }
-    for initializer in wrapper.initializers where initializer.labels == arguments.map(\.label) {
+    var found: [String: [String]] = [:]
+    for initializer in wrapper.initializers {
+        guard let parameters = initializer.parameters(for: arguments.map(\.label)) else { continue }
         var bindings: [String: [String]] = [:]
-        for (type, argument) in zip(initializer.parameterTypes, arguments) {
-            let pattern = typeTokens(type)
+        for (parameter, argument) in zip(parameters, arguments) where parameter < initializer.parameterTypes.count {
+            let pattern = typeTokens(initializer.parameterTypes[parameter])
             let value = typeTokens(argument.value)
             // `\.self` for `KeyPath<Root, Value>`: the identity key path, so `Value` is `Root`
             // (`@Environment(\.self)` reads `EnvironmentValues`). Any other key path's value type
             // is known only from a declaration of its member.
-            if pattern.count == 6, pattern[0] == "KeyPath", pattern[1] == "<", pattern[3] == ",", pattern[5] == ">",
-                wrapper.genericParameters.contains(pattern[4]), !wrapper.genericParameters.contains(pattern[2])
+            if let (root, valueParameter) = keyPathParameter(pattern),
+                wrapper.genericParameters.contains(valueParameter), !wrapper.genericParameters.contains(root)
             {
                 if value == ["\\", ".", "self"] {
-                    bindings[pattern[4]] = [pattern[2]]
-                } else if let member = keyPathMember(value, root: pattern[2]),
-                    let type = keyPathValueType(root: pattern[2], member: member, context: context)
+                    bindings[valueParameter] = [root]
+                } else if let members = keyPathMembers(value, root: root),
+                    let type = keyPathValueType(root: root, members: members, context: context)
                 {
                     // `\.dismiss` for `KeyPath<EnvironmentValues, Value>`: `Value` is the member's declared type.
-                    bindings[pattern[4]] = typeTokens(type)
+                    bindings[valueParameter] = typeTokens(type)
                 }
                 continue
             }
@@ -535,9 +540,26 @@ private func genericArguments(
             else { continue }
             bindings[pattern[0]] = Array(type)
         }
-        if !bindings.isEmpty { return bindings }
+        guard !bindings.isEmpty else { continue }
+        // Two inits that take the call and read different types from it: which one the compiler picks is not known here.
+        guard found.isEmpty || found == bindings else { return [:] }
+        found = bindings
     }
-    return [:]
+    return found
+}
+
+/// `(Root, Value)` for a parameter type `KeyPath<Root, Value>`, as type tokens: also a writable
+/// key path's, and any of them as `any …` and with `& Sendable` after it.
+private func keyPathParameter(_ pattern: [String]) -> (root: String, value: String)? {
+    var tokens = pattern[...]
+    if tokens.first == "any" { tokens = tokens.dropFirst() }
+    if tokens.count == 8, tokens[tokens.startIndex + 6] == "&", tokens.last == "Sendable" { tokens = tokens.dropLast(2) }
+    guard tokens.count == 6 else { return nil }
+    let at = tokens.startIndex
+    guard ["KeyPath", "WritableKeyPath", "ReferenceWritableKeyPath"].contains(tokens[at]), tokens[at + 1] == "<",
+        tokens[at + 3] == ",", tokens[at + 5] == ">"
+    else { return nil }
+    return (tokens[at + 2], tokens[at + 4])
 }
 
 /// Whether a type token (`typeTokens`) is a name: it starts with a letter, `_` or a non-ASCII byte.
@@ -554,25 +576,39 @@ private func isTypePathToken(_ token: String) -> Bool {
     }
 }
 
-/// `name` for a key path of one plain member, `\.name` or `\Root.name` (no subscript, optional chaining
-/// or further component), given as type tokens; nil for any other.
-private func keyPathMember(_ tokens: [String], root: String) -> String? {
-    let member: String
-    switch tokens.count {
-    case 3 where tokens[0] == "\\" && tokens[1] == ".": member = tokens[2]
-    case 4 where tokens[0] == "\\" && tokens[1] == root && tokens[2] == ".": member = tokens[3]
-    default: return nil
+/// The names of a key path of plain members, `\.a.b` or `\Root.a.b` (no subscript, optional chaining
+/// or tuple index), given as type tokens; nil for any other.
+private func keyPathMembers(_ tokens: [String], root: String) -> [String]? {
+    guard tokens.first == "\\" else { return nil }
+    var rest = tokens.dropFirst()
+    if rest.first == root { rest = rest.dropFirst() }
+    guard rest.count >= 2, rest.count % 2 == 0 else { return nil }
+    var members: [String] = []
+    while let period = rest.first {
+        let member = rest[rest.startIndex + 1]
+        // A name (`typeTokens` makes one token of letters, digits, `_` and non-ASCII bytes), not `self` or a digit's tuple index.
+        guard period == ".", member != "self", isNameToken(member) else { return nil }
+        members.append(member)
+        rest = rest.dropFirst(2)
     }
-    // A name (`typeTokens` makes one token of letters, digits, `_` and non-ASCII bytes), not `self` or a digit's tuple index.
-    guard member != "self", isNameToken(member) else { return nil }
-    return member
+    return members
 }
 
-/// The type of member `member` of `root` as a declaration dewrap has gives it (SPEC Decision 5,
-/// revised): for now `EnvironmentValues`, from the file and the built-in catalog.
-private func keyPathValueType(root: String, member: String, context: SourceContext) -> String? {
-    guard root == "EnvironmentValues" else { return nil }
-    return context.environmentValueType(named: member)
+/// The type of the last of `members`, each a member of the type of the one before it, the first of
+/// `root`, as the declarations dewrap has give them (SPEC Decision 5, revised): `EnvironmentValues`'
+/// from the file, the module and the built-in catalog; any other type's from the file, the module and
+/// the wrapper sources (`extension DependencyValues { var apiClient: APIClient { … } }` for
+/// `@Dependency(\.apiClient)`; `\.date.now` through `DateGenerator`'s `now`). A type on the way that
+/// is not a plain name (`Foo?`, `Box<Int>`) ends the search.
+private func keyPathValueType(root: String, members: [String], context: SourceContext) -> String? {
+    var type = root
+    for (index, member) in members.enumerated() {
+        guard index == 0 || typeTokens(type).count == 1 && isNameToken(type) else { return nil }
+        let next = type == "EnvironmentValues" ? context.environmentValueType(named: member) : context.keyPathMemberType(member, of: type)
+        guard let next else { return nil }
+        type = next
+    }
+    return type
 }
 
 /// A member type of the wrapper with its nested type names qualified: `Binding` in `FocusState` is `FocusState<Value>.Binding`.

@@ -323,6 +323,19 @@ extension SourceContext {
         return elsewhere ?? nil
     }
 
+    /// The type of the instance property `member` of the type `root` that a key path `\.member`
+    /// names: this file's declaration (in the type or an extension of it), which another file's
+    /// makes uncertain unless it is private; else the module's other files', else a dependency's
+    /// public one (`--wrapper-sources`). Two declarations of one side make it uncertain (nil).
+    func keyPathMemberType(_ member: String, of root: String) -> String? {
+        let elsewhere = moduleSources?.keyPathMember(member, of: root)
+        if let local = declarationIndex.instanceValues.entry(member, of: root) {
+            guard let local, elsewhere != .some(nil) || local.isPrivate else { return nil }
+            return resolvedType(of: local)
+        }
+        return elsewhere ?? nil
+    }
+
     /// The type of the static member (or, for owner `""`, the global) `name` called or named: this
     /// file's declaration, which another file's of the module makes uncertain unless it is private;
     /// else another file's.

@@ -90,6 +90,14 @@ struct ModuleDeclarations: Sendable {
         return member(name, of: owner, in: \.instanceValues, sides: fromDependency ? [true] : [false]) { $0.resolvedType(of: $1) }
     }
 
+    /// The instance property a key path `\.name` with root `owner` names: the module's own
+    /// declaration (in the type or an extension), else a dependency's public one; unlike
+    /// `instanceValue`, the module's extensions of a dependency's type count (`extension
+    /// DependencyValues { var apiClient: APIClient { … } }`), as a key path reaches them.
+    func keyPathMember(_ name: String, of owner: String) -> String?? {
+        member(name, of: owner, in: \.instanceValues) { $0.resolvedType(of: $1) }
+    }
+
     func function(_ name: String, of owner: String) -> String?? {
         member(name, of: owner, in: \.functions) { $0.resolvedReturnType(of: $1) }
     }

@@ -147,6 +147,11 @@ public final class ModuleSources: Sendable {
         declarations(declaring: name) { $0.declaresStaticMember(named: name) }
     }
 
+    /// The type of the instance property `name` of `owner` that a key path to it has.
+    func keyPathMember(_ name: String, of owner: String) -> String?? {
+        declarations(declaring: name, in: owner) { $0.keyPathMember(name, of: owner) }
+    }
+
     /// The type of the `EnvironmentValues` member `name` declared in a file of the module.
     func environmentValue(_ name: String) -> String?? {
         declarations(declaring: name, in: "EnvironmentValues") { $0.environmentValue(name) }
