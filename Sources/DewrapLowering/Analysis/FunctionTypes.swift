@@ -18,12 +18,11 @@ extension SourceContext {
         guard attribute.arguments == nil, attribute.name.upper == attribute.name.lower + 1 else { return false }
         let name = text(attribute.name.lower)
         if sdkResultBuilders.contains(name) { return true }
-        // Rare (an attribute that is neither the compiler's nor a wrapper): a walk over the file's types.
+        // Rare (an attribute that is neither the compiler's nor a wrapper): the file's types, else the
+        // module's and the dependencies' (Plot's `@ComponentBuilder`, declared in a file of its own).
         guard let first = name.utf8.first, first >= UInt8(ascii: "A"), first <= UInt8(ascii: "Z") else { return false }
-        return tree.typeDeclarations.contains { type in
-            type.kind != .extension && text(type.name) == name
-                && type.prefix.attributes.contains { span($0.name, isSpelled: "resultBuilder") }
-        }
+        if declarationIndex.types[name] != nil { return declarationIndex.resultBuilders.contains(name) }
+        return moduleSources?.isResultBuilder(named: name) ?? false
     }
 
     /// Whether the written type `span` is a function type, which a memberwise parameter

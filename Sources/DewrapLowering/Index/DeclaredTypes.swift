@@ -33,6 +33,8 @@ final class DeclarationIndex {
     private(set) var publicTypes: Set<String> = []
     /// Non-extension types by simple name, with their kind; a name declared twice maps to nil.
     private(set) var types: [String: TypeKind?] = [:]
+    /// The types declared `@resultBuilder` (`@ComponentBuilder var content` names one, not a wrapper).
+    private(set) var resultBuilders: Set<String> = []
     /// Enum cases by enum name, then case name: whether the case has a payload.
     private(set) var cases: [String: [String: Bool]] = [:]
     /// Static members (`Type.name`) and globals (`""`), by owner and name; declared twice: nil.
@@ -69,6 +71,9 @@ final class DeclarationIndex {
                     let simple = lastComponent(name)
                     types.withUniqueEntry(type.kind, named: simple)
                     if isPublic(type.prefix) { publicTypes.insert(simple) }
+                    if type.prefix.attributes.contains(where: { context.span($0.name, isSpelled: "resultBuilder") }) {
+                        resultBuilders.insert(simple)
+                    }
                 }
                 guard let body = type.body else { continue }
                 // A generic type's members have types in terms of its parameters: not read, its nested types' names only.

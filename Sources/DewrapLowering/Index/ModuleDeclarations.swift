@@ -53,6 +53,17 @@ struct ModuleDeclarations: Sendable {
             ?? unique(dependency: true) { $0.publicTypes.contains(name) ? $0.types[name] : nil }
     }
 
+    /// Whether the type `name` is a result builder: the module's own, else a dependency's public one.
+    func isResultBuilder(named name: String) -> Bool {
+        if files.contains(where: { !$0.dependency && $0.context.declarationIndex.types[name] != nil }) {
+            return files.contains { !$0.dependency && $0.context.declarationIndex.resultBuilders.contains(name) }
+        }
+        return files.contains { file in
+            let index = file.context.declarationIndex
+            return file.dependency && index.publicTypes.contains(name) && index.resultBuilders.contains(name)
+        }
+    }
+
     func declaresType(named name: String) -> Bool {
         type(named: name) != nil || files.contains { $0.context.declarationIndex.otherTypeNames.contains(name) }
     }

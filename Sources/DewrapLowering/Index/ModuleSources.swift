@@ -115,6 +115,11 @@ public final class ModuleSources: Sendable {
         declarations(declaring: name) { $0.type(named: name) }
     }
 
+    /// Whether the module's type `name` (or, where it declares none, a dependency's) is a result builder.
+    func isResultBuilder(named name: String) -> Bool {
+        declarations(declaring: name) { $0.isResultBuilder(named: name) }
+    }
+
     /// Whether a file of the module declares a type, typealias or associated type named `name`.
     func declaresType(named name: String) -> Bool {
         declarations(declaring: name) { $0.declaresType(named: name) }
