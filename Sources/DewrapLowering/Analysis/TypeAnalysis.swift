@@ -99,7 +99,7 @@ extension FileLowering {
                 diagnostics.append(
                     Diagnostic(
                         .note, at: context.tree.tokens[unknown.atSign].start,
-                        "'@\(attributeTypeName(unknown, context: context))' is left as written: dewrap does not have its declaration (give its source with --wrapper-sources)"
+                        "'@\(attributeTypeName(unknown, context: context))' is left as written: \(appIntentsReason(unknown, context: context) ?? "dewrap does not have its declaration (give its source with --wrapper-sources)")"
                     ))
             }
             return nil
@@ -110,7 +110,7 @@ extension FileLowering {
                 diagnostics.append(
                     Diagnostic(
                         .note, at: context.tree.tokens[unknown.atSign].start,
-                        "'@\(attributeTypeName(unknown, context: context))' is left as written: dewrap does not have its declaration (give its source with --wrapper-sources)"
+                        "'@\(attributeTypeName(unknown, context: context))' is left as written: \(appIntentsReason(unknown, context: context) ?? "dewrap does not have its declaration (give its source with --wrapper-sources)")"
                     ))
             }
         }
@@ -127,7 +127,11 @@ extension FileLowering {
                 diagnostics.append(
                     Diagnostic(
                         .note, at: context.tree.tokens[otherWrapper.atSign].start,
-                        "'\(context.text(type.name))' is left as written: dewrap does not have the declaration of '@\(attributeTypeName(otherWrapper, context: context))' (give its source with --wrapper-sources)"
+                        "'\(context.text(type.name))' is left as written: "
+                            + (appIntentsReason(otherWrapper, context: context).map {
+                                "its '@\(attributeTypeName(otherWrapper, context: context))' stays, as \($0)"
+                            }
+                                ?? "dewrap does not have the declaration of '@\(attributeTypeName(otherWrapper, context: context))' (give its source with --wrapper-sources)")
                     ))
                 leftNames.formUnion(properties.map(\.name))
                 return nil
@@ -385,3 +389,21 @@ extension FileLowering {
         }
     }
 }
+
+/// Why an App Intents wrapper stays as written, or nil for any other wrapper dewrap has no
+/// declaration of. App Intents' own (`@Parameter`, `@Property`, `@IntentParameterDependency`, in a
+/// file that imports AppIntents) stay whatever declaration dewrap is given: the build reads an
+/// intent's parameters and an entity's properties from these attributes (Swift's const-value
+/// extraction, for the App Intents metadata), so a lowered one would vanish from Shortcuts and Siri.
+func appIntentsReason(_ attribute: Attribute, context: SourceContext) -> String? {
+    guard appIntentsWrappers.contains(attributeTypeName(attribute, context: context)), context.imports("AppIntents") else {
+        return nil
+    }
+    return "App Intents reads it from the source when the app is built (its metadata)"
+}
+
+/// App Intents' property wrappers, by the names they are written with (`AppIntent.Parameter` is
+/// `IntentParameter`, `AppEntity.Property` is `EntityProperty`).
+private let appIntentsWrappers: Set<String> = [
+    "Parameter", "IntentParameter", "IntentParameterDependency", "Property", "EntityProperty",
+]
