@@ -394,7 +394,11 @@ func analyzeProperty(
     } else {
         // The storage's generic arguments: matched from `wrappedValue`'s declared type, then from same-type requirements.
         if !wrapper.genericParameters.isEmpty {
-            _ = matchType(wrapper.wrappedValue.type, storageValueType, parameters: wrapper.genericParameters, bindings: &bindings)
+            // An implicitly unwrapped `wrappedValue: T!` is an Optional, as the property's own `Int!` is read
+            // for the storage (`Int?`): Quick's `@TestState var x: Int!` is a `TestState<Int>`.
+            let declared = wrapper.wrappedValue.type
+            let pattern = declared.hasSuffix("!") ? String(declared.dropLast()) + "?" : declared
+            _ = matchType(pattern, storageValueType, parameters: wrapper.genericParameters, bindings: &bindings)
             for requirement in wrapper.initializers.flatMap(\.sameType) {
                 if let known = bindings[requirement.0] {
                     _ = matchType(requirement.1, typeText(known), parameters: wrapper.genericParameters, bindings: &bindings)
