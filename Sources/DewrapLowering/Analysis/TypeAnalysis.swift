@@ -93,8 +93,8 @@ extension FileLowering {
                 if !properties.isEmpty { appendPlainStoredProperties(declaration, placement: placement, to: &stored) }
             }
         }
-        guard !properties.isEmpty else {
-            // Decision 7: a wrapper without a declaration is left as written, and named.
+        /// Decision 7: each property with a wrapper dewrap does not have is left as written, and named.
+        func noteUnknownWrappers() {
             for unknown in unknownWrappers {
                 diagnostics.append(
                     Diagnostic(
@@ -102,18 +102,12 @@ extension FileLowering {
                         "'@\(attributeTypeName(unknown, context: context))' is left as written: \(appIntentsReason(unknown, context: context) ?? "dewrap does not have its declaration (give its source with --wrapper-sources)")"
                     ))
             }
+        }
+        guard !properties.isEmpty else {
+            noteUnknownWrappers()
             return nil
         }
-        if leavesProperties && otherWrapper == nil {
-            // Decision 7: each property with a wrapper dewrap does not have is left as written, and named.
-            for unknown in unknownWrappers {
-                diagnostics.append(
-                    Diagnostic(
-                        .note, at: context.tree.tokens[unknown.atSign].start,
-                        "'@\(attributeTypeName(unknown, context: context))' is left as written: \(appIntentsReason(unknown, context: context) ?? "dewrap does not have its declaration (give its source with --wrapper-sources)")"
-                    ))
-            }
-        }
+        if leavesProperties && otherWrapper == nil { noteUnknownWrappers() }
         var writesMemberwise = false
         // Static properties are not the memberwise init's: a struct that lowers only those keeps its own.
         if container == .struct && initializers.isEmpty && properties.contains(where: { !$0.isStatic }) {
@@ -124,15 +118,14 @@ extension FileLowering {
             }
             if let otherWrapper {
                 // Its storage and memberwise parameter would need that wrapper's API (Decision 7).
+                let wrapperName = attributeTypeName(otherWrapper, context: context)
+                let reason =
+                    appIntentsReason(otherWrapper, context: context).map { "its '@\(wrapperName)' stays, as \($0)" }
+                    ?? "dewrap does not have the declaration of '@\(wrapperName)' (give its source with --wrapper-sources)"
                 diagnostics.append(
                     Diagnostic(
                         .note, at: context.tree.tokens[otherWrapper.atSign].start,
-                        "'\(context.text(type.name))' is left as written: "
-                            + (appIntentsReason(otherWrapper, context: context).map {
-                                "its '@\(attributeTypeName(otherWrapper, context: context))' stays, as \($0)"
-                            }
-                                ?? "dewrap does not have the declaration of '@\(attributeTypeName(otherWrapper, context: context))' (give its source with --wrapper-sources)")
-                    ))
+                        "'\(context.text(type.name))' is left as written: \(reason)"))
                 leftNames.formUnion(properties.map(\.name))
                 return nil
             }

@@ -320,12 +320,9 @@ extension SourceContext {
         default:
             return nil // not a type of the module, or two of that name
         }
-        let elsewhere = moduleSources?.instanceValue(name, of: baseType)
-        if let local = index.instanceValues.entry(name, of: baseType) {
-            guard let local, elsewhere != .some(nil) || local.isPrivate else { return nil }
-            return resolvedType(of: local)
-        }
-        return elsewhere ?? nil
+        return fileOrModule(
+            index.instanceValues.entry(name, of: baseType), elsewhere: moduleSources?.instanceValue(name, of: baseType),
+            resolved: resolvedType(of:))
     }
 
     /// The type of the instance property `member` of the type `root` that a key path `\.member`
@@ -333,12 +330,9 @@ extension SourceContext {
     /// makes uncertain unless it is private; else the module's other files', else a dependency's
     /// public one (`--wrapper-sources`). Two declarations of one side make it uncertain (nil).
     func keyPathMemberType(_ member: String, of root: String) -> String? {
-        let elsewhere = moduleSources?.keyPathMember(member, of: root)
-        if let local = declarationIndex.instanceValues.entry(member, of: root) {
-            guard let local, elsewhere != .some(nil) || local.isPrivate else { return nil }
-            return resolvedType(of: local)
-        }
-        return elsewhere ?? nil
+        fileOrModule(
+            declarationIndex.instanceValues.entry(member, of: root), elsewhere: moduleSources?.keyPathMember(member, of: root),
+            resolved: resolvedType(of:))
     }
 
     /// The type of the static member (or, for owner `""`, the global) `name` called or named: this
@@ -346,14 +340,22 @@ extension SourceContext {
     /// else another file's.
     private func memberType(_ name: String, of owner: String, isCall: Bool) -> String? {
         let index = declarationIndex
-        let elsewhere = isCall ? moduleSources?.function(name, of: owner) : moduleSources?.value(name, of: owner)
-        if isCall, let local = index.functions.entry(name, of: owner) {
-            guard let local, local.isPrivate || elsewhere != .some(nil) else { return nil }
-            return selfReplaced(text(local.returnType), owner: local.owner)
+        if isCall {
+            return fileOrModule(index.functions.entry(name, of: owner), elsewhere: moduleSources?.function(name, of: owner)) {
+                selfReplaced(text($0.returnType), owner: $0.owner)
+            }
         }
-        if !isCall, let local = index.values.entry(name, of: owner) {
+        return fileOrModule(index.values.entry(name, of: owner), elsewhere: moduleSources?.value(name, of: owner), resolved: resolvedType(of:))
+    }
+
+    /// This file's declaration of a name (`local`: nil for none, `.some(nil)` for two), which another
+    /// file's makes uncertain unless it is private; else the other files' answer (`elsewhere`).
+    private func fileOrModule<Entry: DeclarationEntry>(
+        _ local: Entry??, elsewhere: String??, resolved: (Entry) -> String?
+    ) -> String? {
+        if let local {
             guard let local, local.isPrivate || elsewhere != .some(nil) else { return nil }
-            return resolvedType(of: local)
+            return resolved(local)
         }
         return elsewhere ?? nil
     }
