@@ -39,6 +39,7 @@ struct ModuleSourcesTests {
         for name in typeNames {
             questions.append(("type \(name)", { "\($0.type(named: name) as Any)" }))
             questions.append(("declares \(name)", { "\($0.declaresType(named: name))" }))
+            questions.append(("declares own \(name)", { "\($0.declaresOwnTypeOrAlias(named: name))" }))
             questions.append(("result builder \(name)", { "\($0.isResultBuilder(named: name))" }))
         }
         for (owner, names) in cases {
@@ -209,6 +210,7 @@ struct ModuleSourcesTests {
 protocol ModuleQuestions {
     func type(named name: String) -> TypeKind??
     func declaresType(named name: String) -> Bool
+    func declaresOwnTypeOrAlias(named name: String) -> Bool
     func isResultBuilder(named name: String) -> Bool
     func enumCase(_ name: String, of owner: String) -> Bool?
     func value(_ name: String, of owner: String) -> String??

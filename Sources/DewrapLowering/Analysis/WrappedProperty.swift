@@ -534,6 +534,24 @@ private func genericArguments(
                 }
                 continue
             }
+            // `Client.self` for `Key.Type`, where the init's own `Key` conforms to `P` and `where Key.Value == Value`
+            // (swift-dependencies' `@Dependency(Client.self)`): `Value` is `Client`'s associated type `Value`.
+            if pattern.count == 3, pattern[1] == ".", pattern[2] == "Type", !wrapper.genericParameters.contains(pattern[0]),
+                let conformances = initializer.genericConformances[pattern[0]]
+            {
+                guard value.count == 3, value[1] == ".", value[2] == "self", isNameToken(value[0]) else { continue }
+                let prefix = pattern[0] + "."
+                for (left, right) in initializer.sameType {
+                    let (member, parameter) = left.hasPrefix(prefix) ? (left, right) : (right, left)
+                    let associated = String(member.dropFirst(prefix.count))
+                    guard member.hasPrefix(prefix), wrapper.genericParameters.contains(parameter), isNameToken(associated),
+                        typeTokens(associated).count == 1,
+                        let witness = context.associatedTypeWitness(associated, of: value[0], conformingTo: conformances)
+                    else { continue }
+                    bindings[parameter] = typeTokens(witness)
+                }
+                continue
+            }
             // `Model.self` for `Value.Type` (not a key path's `\.self`). Only names, dots and generic
             // arguments, and no two names side by side (`Setting5 s.self`, which does not parse): the
             // type is written into the output, which must not have a parse error the input lacks there.

@@ -33,6 +33,9 @@ final class DeclarationIndex {
     private(set) var publicTypes: Set<String> = []
     /// Non-extension types by simple name, with their kind; a name declared twice maps to nil.
     private(set) var types: [String: TypeKind?] = [:]
+    /// The non-extension types declared `private` or `fileprivate`: no other file can name them, nor
+    /// extend them, so only this file's declarations say what they have.
+    private(set) var privateTypes: Set<String> = []
     /// The types declared `@resultBuilder` (`@ComponentBuilder var content` names one, not a wrapper).
     private(set) var resultBuilders: Set<String> = []
     /// Enum cases by enum name, then case name: whether the case has a payload.
@@ -71,6 +74,7 @@ final class DeclarationIndex {
                     let simple = lastComponent(name)
                     types.withUniqueEntry(type.kind, named: simple)
                     if isPublic(type.prefix) { publicTypes.insert(simple) }
+                    if isPrivate(type.prefix, context) { privateTypes.insert(simple) }
                     if type.prefix.attributes.contains(where: { context.span($0.name, isSpelled: "resultBuilder") }) {
                         resultBuilders.insert(simple)
                     }
@@ -333,6 +337,41 @@ extension SourceContext {
         fileOrModule(
             declarationIndex.instanceValues.entry(member, of: root), elsewhere: moduleSources?.keyPathMember(member, of: root),
             resolved: resolvedType(of:))
+    }
+
+    /// `Client.Value` for `Client.self` passed where a wrapper's init takes `Key.Type` with `Key: P`
+    /// (`conformances`) and `Key.Value == Value` (swift-dependencies' `@Dependency(Client.self)`):
+    /// the associated type `name` as the compiler infers it from `type`'s conformance, where that is
+    /// certain. `type` is a struct or enum of this file or the module (a class may inherit a witness
+    /// from its superclass), and no typealias, associated type or type named `name` is declared in
+    /// the module (it might be an explicit witness, which is not read). Its own declarations of the
+    /// properties that witness the protocols' requirements of that type (`static var testValue:
+    /// Client`, `static let liveValue = Client()`) give it: at least one, their types agreeing. Nil
+    /// otherwise.
+    func associatedTypeWitness(_ name: String, of type: String, conformingTo conformances: [String]) -> String? {
+        guard let witnesses = shapes.associatedTypeWitnesses(name, of: conformances) else { return nil }
+        let index = declarationIndex
+        switch (index.types[type], moduleSources?.type(named: type)) {
+        case (.some(.some(let kind)), _), (.none, .some(.some(let kind))):
+            guard kind == .struct || kind == .enum else { return nil }
+        default:
+            return nil // not a type of the module, or two of that name
+        }
+        guard index.types[name] == nil, !index.otherTypeNames.contains(name), moduleSources?.declaresOwnTypeOrAlias(named: name) != true
+        else { return nil }
+        // A private type of this file: another file's type of that name is another type.
+        let module = index.privateTypes.contains(type) ? nil : moduleSources
+        var found: String?
+        for witness in witnesses {
+            let local = witness.isStatic ? index.values.entry(witness.name, of: type) : index.instanceValues.entry(witness.name, of: type)
+            let elsewhere = witness.isStatic ? module?.value(witness.name, of: type) : module?.instanceValue(witness.name, of: type)
+            // Not declared: a protocol extension's implementation, which infers nothing.
+            guard local != nil || elsewhere != nil else { continue }
+            guard let witnessType = fileOrModule(local, elsewhere: elsewhere, resolved: resolvedType(of:)), found == nil || found == witnessType
+            else { return nil }
+            found = witnessType
+        }
+        return found
     }
 
     /// The type of the static member (or, for owner `""`, the global) `name` called or named: this

@@ -68,6 +68,15 @@ struct ModuleDeclarations: Sendable {
         type(named: name) != nil || files.contains { $0.context.declarationIndex.otherTypeNames.contains(name) }
     }
 
+    /// Whether one of the module's own files (not a dependency's) declares a type, typealias or
+    /// associated type named `name`.
+    func declaresOwnTypeOrAlias(named name: String) -> Bool {
+        files.contains { file in
+            !file.dependency
+                && (file.context.declarationIndex.types[name] != nil || file.context.declarationIndex.otherTypeNames.contains(name))
+        }
+    }
+
     /// Where two files declare cases of an enum of one name, the later one's (the compiler reports
     /// the other, and the type's name is uncertain).
     func enumCase(_ name: String, of owner: String) -> Bool? {

@@ -125,6 +125,12 @@ public final class ModuleSources: Sendable {
         declarations(declaring: name) { $0.declaresType(named: name) }
     }
 
+    /// Whether a file of the module itself (not of a dependency) declares a type, typealias or
+    /// associated type named `name`.
+    func declaresOwnTypeOrAlias(named name: String) -> Bool {
+        declarations(declaring: name) { $0.declaresOwnTypeOrAlias(named: name) }
+    }
+
     /// Whether the case `name` of the module's enum `owner` has a payload; nil if it has no such case.
     func enumCase(_ name: String, of owner: String) -> Bool? {
         declarations(declaring: owner) { $0.enumCase(name, of: owner) }

@@ -46,6 +46,8 @@ public final class WrapperShape: Sendable {
         public var inConstrainedExtension = false
         /// Has generic parameters of its own (`init<T>() where Value == T?`).
         public var isGeneric = false
+        /// Its own generic parameters' protocols, from `<Key: P & Q>` and `where Key: R`: `Key` gives `["P", "Q", "R"]`.
+        var genericConformances: [String: [String]] = [:]
         /// One the compiler's property-wrapper check looks at (`PropertyWrapperTypeInfo`, which decides
         /// V-3 and M-4): declared in the type's own body or implicit, not in an extension; without
         /// generic parameters of its own; not failable; at least as accessible as the type.
@@ -278,6 +280,9 @@ public struct WrapperShapes: Sendable {
     /// inherits (last name component, compositions split): enough to tell that
     /// a type conforming to `ParsableCommand` is `Decodable` (K-1).
     public private(set) var protocolParents: [String: [String]] = [:]
+    /// The same protocols' associated types, by protocol and name (`TestDependencyKey`'s `Value`):
+    /// what `@Dependency(Client.self)` needs to read `Client.Value` (`associatedTypeWitness`).
+    private(set) var protocolAssociatedTypes: [String: [String: AssociatedTypeRequirement]] = [:]
     /// Typealiases that may name a wrapper type (`typealias Field<Value> = FieldProperty<Self, Value>`),
     /// top level or in an extension (a protocol's): resolved when a wrapper attribute names one.
     private(set) var aliases: [String: WrapperAlias] = [:]
@@ -293,7 +298,11 @@ public struct WrapperShapes: Sendable {
     /// arguments owned, and the caller's copy of the context was for nothing kept.
     init(context: borrowing SourceContext) {
         Self.readDeclarations(
-            in: context, protocol: { name, parents in protocolParents[name, default: []] += parents },
+            in: context,
+            protocol: { name, parents, associatedTypes in
+                protocolParents[name, default: []] += parents
+                if !associatedTypes.isEmpty { protocolAssociatedTypes[name, default: [:]].merge(associatedTypes) { _, new in new } }
+            },
             alias: { name, alias in aliases[name] = alias }
         ) { name, shape in byName[name] = shape }
     }
@@ -303,7 +312,7 @@ public struct WrapperShapes: Sendable {
     static func shape(named name: String, declaredIn source: [UInt8]) -> WrapperShape? {
         var found: WrapperShape?
         let context = SourceContext(bytes: source, tree: Parser.parse(source, bodies: .skippingPlain))
-        readDeclarations(in: context, protocol: { _, _ in }) { declared, shape in
+        readDeclarations(in: context, protocol: { _, _, _ in }) { declared, shape in
             if declared == name { found = shape }
         }
         return found
@@ -312,7 +321,8 @@ public struct WrapperShapes: Sendable {
     /// Reads the wrappers (each with its extensions) and the protocols (each with the names
     /// it inherits) declared at the top level of a parsed file, in any `#if` branch, in order.
     private static func readDeclarations(
-        in context: SourceContext, protocol: (String, [String]) -> Void, alias: (String, WrapperAlias) -> Void = { _, _ in },
+        in context: SourceContext, protocol: (String, [String], [String: AssociatedTypeRequirement]) -> Void,
+        alias: (String, WrapperAlias) -> Void = { _, _ in },
         wrapper: (String, WrapperShape) -> Void
     ) {
         var wrappers: [TypeDecl] = []
@@ -333,7 +343,9 @@ public struct WrapperShapes: Sendable {
                 case .type(let type) where type.prefix.attributes.contains(where: { context.span($0.name, isSpelled: "propertyWrapper") }):
                     wrappers.append(type)
                 case .type(let type) where type.kind == .protocol:
-                    `protocol`(context.text(type.name), type.inheritance.flatMap { inheritedNames($0, context: context) })
+                    `protocol`(
+                        context.text(type.name), type.inheritance.flatMap { inheritedNames($0, context: context) },
+                        AssociatedTypeRequirement.read(type, context: context))
                 case .ifConfig(let ifConfig):
                     for clause in ifConfig.clauses { collect(clause.items) }
                 default:
@@ -356,6 +368,7 @@ public struct WrapperShapes: Sendable {
         includesCatalog = includesCatalog || other.includesCatalog
         byName.merge(other.byName) { _, new in new }
         protocolParents.merge(other.protocolParents) { old, new in old + new }
+        protocolAssociatedTypes.merge(other.protocolAssociatedTypes) { old, new in old.merging(new) { _, new in new } }
         aliases.merge(other.aliases) { _, new in new }
     }
 
@@ -649,15 +662,29 @@ private func readInitializer(_ function: FunctionDecl, context: SourceContext) -
     let labels = function.parameters.map { parameter in parameter.firstName.map { context.text($0) } ?? "_" }
     let firstIsAutoclosure = function.parameters.first?.type.map { context.span($0, contains: "@autoclosure") } ?? false
     var sameType: [(String, String)] = []
+    var conformances: [String: [String]] = [:]
+    /// `Key: P & Q`, in the generic parameter clause or the `where` clause.
+    func readConformance(_ tokens: [String]) {
+        guard tokens.count >= 3, tokens[1] == ":" else { return }
+        conformances[tokens[0], default: []] += inheritedNames(typeText(Array(tokens[2...])))
+    }
     if let whereClause = function.whereClause {
         for requirement in splitTopLevel(String(context.text(whereClause).dropFirst("where".count)), on: ",") {
             let tokens = typeTokens(requirement)
             if let equal = tokens.indices.first(where: { $0 + 1 < tokens.count && tokens[$0] == "=" && tokens[$0 + 1] == "=" }) {
                 sameType.append((typeText(Array(tokens[..<equal])), typeText(Array(tokens[(equal + 2)...]))))
+            } else {
+                readConformance(tokens)
             }
         }
     }
+    if let generic = function.genericParameters {
+        for parameter in splitTopLevel(String(context.text(generic).dropFirst().dropLast()), on: ",") {
+            readConformance(typeTokens(parameter))
+        }
+    }
     var initializer = WrapperShape.Initializer(labels: labels, firstIsAutoclosure: firstIsAutoclosure, sameType: sameType)
+    initializer.genericConformances = conformances
     initializer.parameterTypes = function.parameters.map { parameter in parameter.type.map { context.text($0) } ?? "" }
     initializer.defaults = function.parameters.map { $0.defaultValue != nil }
     initializer.isGeneric = function.genericParameters != nil
