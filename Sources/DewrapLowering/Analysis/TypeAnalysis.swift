@@ -257,7 +257,7 @@ extension FileLowering {
     func inheritsOnlyProtocols(_ type: TypeDecl) -> Bool {
         guard let first = type.inheritance.first else { return true }
         return inheritedNames(first, context: context).allSatisfy { name in
-            Self.knownProtocols.contains(name) || context.shapes.protocolParents[name] != nil || declaresProtocol(named: name)
+            Self.knownProtocols.contains(name) || context.shapes.protocols[name] != nil || declaresProtocol(named: name)
         }
     }
 

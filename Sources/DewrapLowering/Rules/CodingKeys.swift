@@ -46,7 +46,7 @@ func planCodingKeys(
     }
     // Most types are not coded: asked declaration by declaration, without collecting every inherited name first.
     // With no protocol declared in these sources, only the standard names say so: a one-name entry is compared as bytes.
-    let onlyStandard = context.shapes.protocolParents.isEmpty
+    let onlyStandard = context.shapes.protocols.isEmpty
     // `decoding`: `Decodable` only (synthesis writes `init(from:)`, K-4).
     func inheritsCoding(_ declaration: TypeDecl, decoding: Bool = false) -> Bool {
         declaration.inheritance.contains { entry in

@@ -49,6 +49,19 @@ struct AssociatedTypeRequirement: Sendable {
     }
 }
 
+/// A protocol of the sources the wrappers are read from: the names it inherits (last name
+/// component, compositions split) and its associated types by name.
+struct ProtocolDeclaration: Sendable {
+    var parents: [String] = []
+    var associatedTypes: [String: AssociatedTypeRequirement] = [:]
+
+    /// Another declaration of the same name (another file's, or a later one).
+    mutating func add(_ other: ProtocolDeclaration) {
+        parents += other.parents
+        associatedTypes.merge(other.associatedTypes) { _, new in new }
+    }
+}
+
 extension WrapperShapes {
     /// The requirements of the protocols `conformances`, and of those declared here that refine
     /// them (a type conforming to `DependencyKey` witnesses `TestDependencyKey`'s `Value` by
@@ -60,8 +73,8 @@ extension WrapperShapes {
         var grew = true
         while grew {
             grew = false
-            for (protocolName, parents) in protocolParents where !relevant.contains(protocolName) {
-                if parents.contains(where: relevant.contains) {
+            for (protocolName, declaration) in protocols where !relevant.contains(protocolName) {
+                if declaration.parents.contains(where: relevant.contains) {
                     relevant.insert(protocolName)
                     grew = true
                 }
@@ -70,7 +83,7 @@ extension WrapperShapes {
         var declared = false
         var witnesses: Set<AssociatedTypeRequirement.Witness> = []
         for protocolName in relevant {
-            guard let requirement = protocolAssociatedTypes[protocolName]?[name] else { continue }
+            guard let requirement = protocols[protocolName]?.associatedTypes[name] else { continue }
             declared = true
             witnesses.formUnion(requirement.witnesses)
         }

@@ -279,10 +279,11 @@ public struct WrapperShapes: Sendable {
     /// The protocols declared in the same sources, each with the names it
     /// inherits (last name component, compositions split): enough to tell that
     /// a type conforming to `ParsableCommand` is `Decodable` (K-1).
-    public private(set) var protocolParents: [String: [String]] = [:]
-    /// The same protocols' associated types, by protocol and name (`TestDependencyKey`'s `Value`):
-    /// what `@Dependency(Client.self)` needs to read `Client.Value` (`associatedTypeWitness`).
-    private(set) var protocolAssociatedTypes: [String: [String: AssociatedTypeRequirement]] = [:]
+    public var protocolParents: [String: [String]] { protocols.mapValues(\.parents) }
+    /// The same protocols, by name: their parents, and their associated types (`TestDependencyKey`'s
+    /// `Value`, which `@Dependency(Client.self)` needs: `associatedTypeWitness`). One table: each
+    /// one more made every copy of the shapes cost an outlined destroy (views-1000: +71,000).
+    private(set) var protocols: [String: ProtocolDeclaration] = [:]
     /// Typealiases that may name a wrapper type (`typealias Field<Value> = FieldProperty<Self, Value>`),
     /// top level or in an extension (a protocol's): resolved when a wrapper attribute names one.
     private(set) var aliases: [String: WrapperAlias] = [:]
@@ -300,8 +301,7 @@ public struct WrapperShapes: Sendable {
         Self.readDeclarations(
             in: context,
             protocol: { name, parents, associatedTypes in
-                protocolParents[name, default: []] += parents
-                if !associatedTypes.isEmpty { protocolAssociatedTypes[name, default: [:]].merge(associatedTypes) { _, new in new } }
+                protocols[name, default: ProtocolDeclaration()].add(ProtocolDeclaration(parents: parents, associatedTypes: associatedTypes))
             },
             alias: { name, alias in aliases[name] = alias }
         ) { name, shape in byName[name] = shape }
@@ -367,8 +367,11 @@ public struct WrapperShapes: Sendable {
     public mutating func merge(_ other: WrapperShapes) {
         includesCatalog = includesCatalog || other.includesCatalog
         byName.merge(other.byName) { _, new in new }
-        protocolParents.merge(other.protocolParents) { old, new in old + new }
-        protocolAssociatedTypes.merge(other.protocolAssociatedTypes) { old, new in old.merging(new) { _, new in new } }
+        protocols.merge(other.protocols) { old, new in
+            var merged = old
+            merged.add(new)
+            return merged
+        }
         aliases.merge(other.aliases) { _, new in new }
     }
 
@@ -378,13 +381,13 @@ public struct WrapperShapes: Sendable {
     func isCodingProtocol(_ name: String, decoding: Bool = false) -> Bool {
         func isStandard(_ name: String) -> Bool { name == "Codable" || name == "Decodable" || (!decoding && name == "Encodable") }
         if isStandard(name) { return true }
-        guard !protocolParents.isEmpty else { return false } // nothing declared here refines them
+        guard !protocols.isEmpty else { return false } // nothing declared here refines them
         var seen: Set<String> = []
         var pending = [name]
         while let next = pending.popLast() {
             guard seen.insert(next).inserted else { continue }
             if isStandard(next) { return true }
-            pending += protocolParents[next] ?? []
+            pending += protocols[next]?.parents ?? []
         }
         return false
     }
