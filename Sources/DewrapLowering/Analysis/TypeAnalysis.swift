@@ -382,21 +382,3 @@ extension FileLowering {
         }
     }
 }
-
-/// Why an App Intents wrapper stays as written, or nil for any other wrapper dewrap has no
-/// declaration of. App Intents' own (`@Parameter`, `@Property`, `@IntentParameterDependency`, in a
-/// file that imports AppIntents) stay whatever declaration dewrap is given: the build reads an
-/// intent's parameters and an entity's properties from these attributes (Swift's const-value
-/// extraction, for the App Intents metadata), so a lowered one would vanish from Shortcuts and Siri.
-func appIntentsReason(_ attribute: Attribute, context: SourceContext) -> String? {
-    guard appIntentsWrappers.contains(attributeTypeName(attribute, context: context)), context.imports("AppIntents") else {
-        return nil
-    }
-    return "App Intents reads it from the source when the app is built (its metadata)"
-}
-
-/// App Intents' property wrappers, by the names they are written with (`AppIntent.Parameter` is
-/// `IntentParameter`, `AppEntity.Property` is `EntityProperty`).
-private let appIntentsWrappers: Set<String> = [
-    "Parameter", "IntentParameter", "IntentParameterDependency", "Property", "EntityProperty",
-]

@@ -105,6 +105,12 @@ struct FileLowering {
                 plans.append(plan)
             }
         }
+        // A `$x` in an App Intents attribute's arguments names a parameter of the intent, which stays as
+        // written: it is neither rewritten nor counted against a lowered `x`, here or in the module.
+        let appIntentsArguments = appIntentsAttributeArguments(context: context)
+        func namesAnIntentParameter(_ reference: DollarReference) -> Bool {
+            appIntentsArguments.contains { $0.lower <= reference.token && reference.token < $0.upper }
+        }
         // The wrapped locals and parameters, which own the `$x` in their scopes (D-2). Found before the clash
         // check below, which does not count their `$x`; their diagnostics are added where they were.
         let localVariablesWrapped = localWrappedNameTokens(types: types)
@@ -118,7 +124,7 @@ struct FileLowering {
         // after which lowering the output again would find no clash: bin/fuzz found such a file).
         if !leftNames.isEmpty && !plans.isEmpty {
             var dollarNames: Set<String> = []
-            for reference in context.tree.dollarReferences {
+            for reference in context.tree.dollarReferences where !namesAnIntentParameter(reference) {
                 let dollarName = context.bytes[context.tree.tokens[reference.token].range] // `$x`
                 if localOwner(of: reference, spelled: dollarName, localWrapped: localWrapped) == nil {
                     dollarNames.insert(String(decoding: dollarName.dropFirst(), as: UTF8.self))
@@ -216,6 +222,7 @@ struct FileLowering {
         for reference in tree.dollarReferences {
             // A type left alone for a parse problem keeps its `$x` too (lowering its output again changes nothing).
             if brokenTypes.contains(where: { $0.lower <= reference.token && reference.token <= $0.upper }) { continue }
+            if namesAnIntentParameter(reference) { continue }
             let token = tree.tokens[reference.token]
             let dollarName = context.bytes[token.range] // `$x`
             let loweredMember = context.bytes.withUnsafeBufferPointer {
