@@ -8,7 +8,9 @@ import DewrapSyntax
 /// intent's parameters and an entity's properties from these attributes (Swift's const-value
 /// extraction, for the App Intents metadata), so a lowered one would vanish from Shortcuts and Siri.
 func appIntentsReason(_ attribute: Attribute, context: SourceContext) -> String? {
-    guard appIntentsWrappers.contains(attributeTypeName(attribute, context: context)), context.imports("AppIntents") else {
+    guard appIntentsWrappers.contains(attributeTypeName(attribute, context: context)),
+        context.imports("AppIntents", visibleAt: attribute.atSign)
+    else {
         return nil
     }
     return "App Intents reads it from the source when the app is built (its metadata)"
@@ -22,10 +24,9 @@ private let appIntentsWrappers: Set<String> = [
 
 /// The arguments of the file's App Intents attributes (`@IntentParameterDependency<PerformAction>(\.$server)`):
 /// a `$x` there names the projection of a parameter of the intent, an `@Parameter` that stays as
-/// written (Decision 7), whatever the file or the module lowers under the name `x`. Empty for a
-/// file that does not import AppIntents.
+/// written (Decision 7), whatever the file or the module lowers under the name `x`.
 func appIntentsAttributeArguments(context: SourceContext) -> [TokenSpan] {
-    guard context.imports("AppIntents") else { return [] }
+    guard context.imports("AppIntents", inAnyBranch: true) else { return [] }
     var spans: [TokenSpan] = []
     func visit(_ items: SyntaxList<Item>) {
         for item in items {

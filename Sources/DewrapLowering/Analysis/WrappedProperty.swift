@@ -352,7 +352,7 @@ func analyzeProperty(
         valueType = pinned
     } else if wrapperCount == 1, let arguments = attributeArguments {
         // `@Environment(Model.self)`: a `T.self` argument for a parameter of type `Value.Type` gives `Value`.
-        bindings = genericArguments(fromMetatypeArguments: context.text(arguments), of: wrapper, context: context)
+        bindings = genericArguments(fromMetatypeArguments: context.text(arguments), of: wrapper, at: attribute.atSign, context: context)
         if wrapper.genericParameters.allSatisfy({ bindings[$0] != nil }) {
             valueType = wrapper.wrappedValueType(bindings)
         }
@@ -504,7 +504,7 @@ private func analyzeComposition(
 /// parameters as a call's do: in order, by label, a parameter with a default value left out. Where
 /// several inits take such a call, they must agree.
 private func genericArguments(
-    fromMetatypeArguments text: String, of wrapper: WrapperShape, context: SourceContext
+    fromMetatypeArguments text: String, of wrapper: WrapperShape, at attribute: Int, context: SourceContext
 ) -> [String: [String]] {
     let arguments = splitTopLevel(text, on: ",").map { argument -> (label: String, value: String) in
         let tokens = typeTokens(argument)
@@ -527,7 +527,7 @@ private func genericArguments(
                 if value == ["\\", ".", "self"] {
                     bindings[valueParameter] = [root]
                 } else if let members = keyPathMembers(value, root: root),
-                    let type = keyPathValueType(root: root, members: members, context: context)
+                    let type = keyPathValueType(root: root, members: members, at: attribute, context: context)
                 {
                     // `\.dismiss` for `KeyPath<EnvironmentValues, Value>`: `Value` is the member's declared type.
                     bindings[valueParameter] = typeTokens(type)
@@ -622,11 +622,13 @@ private func keyPathMembers(_ tokens: [String], root: String) -> [String]? {
 /// the wrapper sources (`extension DependencyValues { var apiClient: APIClient { … } }` for
 /// `@Dependency(\.apiClient)`; `\.date.now` through `DateGenerator`'s `now`). A type on the way that
 /// is not a plain name (`Foo?`, `Box<Int>`) ends the search.
-private func keyPathValueType(root: String, members: [String], context: SourceContext) -> String? {
+private func keyPathValueType(root: String, members: [String], at attribute: Int, context: SourceContext) -> String? {
     var type = root
     for (index, member) in members.enumerated() {
         guard index == 0 || typeTokens(type).count == 1 && isNameToken(type) else { return nil }
-        let next = type == "EnvironmentValues" ? context.environmentValueType(named: member) : context.keyPathMemberType(member, of: type)
+        let next =
+            type == "EnvironmentValues"
+            ? context.environmentValueType(named: member, usedAt: attribute) : context.keyPathMemberType(member, of: type)
         guard let next else { return nil }
         type = next
     }

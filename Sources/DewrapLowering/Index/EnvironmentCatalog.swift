@@ -458,7 +458,7 @@ extension SourceContext {
     /// from this file's own `extension EnvironmentValues` declarations when it has any of that name
     /// (all of one type, or none is certain), else from the built-in catalog when the file can
     /// name the catalog's type (it imports the type's framework, if that is not SwiftUI).
-    func environmentValueType(named name: String) -> String? {
+    func environmentValueType(named name: String, usedAt usage: Int? = nil) -> String? {
         var declared: String?
         for member in environmentValuesMembers(in: self) where text(member.name) == name {
             let type = typeText(typeTokens(text(member.type)))
@@ -469,21 +469,41 @@ extension SourceContext {
         // Declared in another file of the module (the same rule: all of one type).
         if let elsewhere = moduleSources?.environmentValue(name) { return elsewhere }
         guard let entry = EnvironmentCatalog.table.entry(named: name) else { return nil }
-        if let module = entry.module, !imports(module) { return nil }
+        if let module = entry.module, !imports(module, visibleAt: usage) { return nil }
         return entry.type
     }
 
-    /// Whether the file imports `module` (or one of its declarations) at its top level, outside any `#if`.
-    func imports(_ module: String) -> Bool {
-        tree.items.contains { item in
-            guard case .other(let declaration) = item, declaration.kind == .import else { return false }
-            var first = declaration.keyword + 1
-            guard first < declaration.span.upper else { return false }
-            switch word(first) {
-            case .struct, .class, .enum, .protocol, .typealias, .var, .let, .func, .actor: first += 1
-            default: break
+    /// Whether the file imports `module` (or one of its declarations) where the token `usage` sees it:
+    /// at its top level outside any `#if`, or in a `#if` branch that holds `usage` too (a file wrapped
+    /// whole in `#if os(iOS)` with its imports inside: where the branch is not compiled, neither is
+    /// the use). Without `usage`, outside any `#if` only; `inAnyBranch`, in any branch at all.
+    func imports(_ module: String, visibleAt usage: Int? = nil, inAnyBranch: Bool = false) -> Bool {
+        func imports(in items: SyntaxList<Item>) -> Bool {
+            items.contains { item in
+                switch item {
+                case .other(let declaration) where declaration.kind == .import:
+                    var first = declaration.keyword + 1
+                    guard first < declaration.span.upper else { return false }
+                    switch word(first) {
+                    case .struct, .class, .enum, .protocol, .typealias, .var, .let, .func, .actor: first += 1
+                    default: break
+                    }
+                    return first < declaration.span.upper && text(first) == module
+                case .ifConfig(let ifConfig):
+                    if inAnyBranch { return ifConfig.clauses.contains { imports(in: $0.items) } }
+                    guard let usage, ifConfig.span.lower <= usage, usage < ifConfig.span.upper else { return false }
+                    // The branch from its `#if`, `#elseif` or `#else` to the next one (or `#endif`).
+                    let clauses = Array(ifConfig.clauses)
+                    for (index, clause) in clauses.enumerated() {
+                        let end = index + 1 < clauses.count ? clauses[index + 1].keyword : ifConfig.endif ?? ifConfig.span.upper
+                        if clause.keyword <= usage && usage < end { return imports(in: clause.items) }
+                    }
+                    return false
+                default:
+                    return false
+                }
             }
-            return first < declaration.span.upper && text(first) == module
         }
+        return imports(in: tree.items)
     }
 }

@@ -39,7 +39,8 @@ import Synchronization
 ///
 /// Which `Color` a file means: a name resolves to the SDK's type only where the file sees that type
 /// and declares nothing of that name itself. So a member is used only when the file imports, at its
-/// top level and outside `#if`, one of the modules of its framework (none for the standard library's):
+/// top level outside `#if` or in a `#if` branch that holds the use too, one of the modules of its
+/// framework (none for the standard library's):
 /// SwiftUI's types need `SwiftUI`; Core Graphics' `CoreGraphics` or a module that re-exports them
 /// (`Foundation`, `SwiftUI`, `UIKit`, `AppKit`); `Date` needs `Foundation`, `FoundationEssentials`
 /// or one of `SwiftUI`, `UIKit`, `AppKit`, which re-export Foundation. And never when the file
@@ -598,7 +599,7 @@ extension SourceContext {
             guard let index = SDKStaticMemberCatalog.index(ofType: typeName),
                 let memberType = SDKStaticMemberCatalog.members(ofTypeAt: index).type(
                     of: UnsafeBufferPointer(rebasing: bytes[tokens[member].range]), isFunction: isCall),
-                seesSDKType(at: index)
+                seesSDKType(at: index, usedAt: type)
             else { return nil }
             return memberType
         }
@@ -616,12 +617,12 @@ extension SourceContext {
     }
 
     /// Whether the file imports one of the modules of `declarations[index]`'s framework (the
-    /// standard library's need none), and neither it nor another file of its module (when dewrap
-    /// has them) declares a type of that name.
-    private func seesSDKType(at index: Int) -> Bool {
+    /// standard library's need none) where the token `usage` sees it (`imports(_:visibleAt:)`), and
+    /// neither it nor another file of its module (when dewrap has them) declares a type of that name.
+    private func seesSDKType(at index: Int, usedAt usage: Int? = nil) -> Bool {
         let declarations = SDKStaticMemberCatalog.declarations[index]
         let modules = declarations.framework.modules
-        guard modules.isEmpty || modules.contains(where: { imports($0) }) else { return false }
+        guard modules.isEmpty || modules.contains(where: { imports($0, visibleAt: usage) }) else { return false }
         let name = "\(declarations.type)"
         return !declarationIndex.declaresType(named: name, context: self) && moduleSources?.declaresType(named: name) != true
     }
