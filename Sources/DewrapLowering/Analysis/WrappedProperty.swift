@@ -346,6 +346,9 @@ func analyzeProperty(
         valueType = known.map(context.derivedTypes.valueType(at:)) ?? context.text(type)
     } else if wrapperCount == 1 && (!bindings.isEmpty || wrapper.genericParameters.isEmpty) {
         valueType = wrapper.wrappedValueType(bindings)
+    } else if container == .local, let initializer = binding.initializer, let named = context.localInitialValueType(initializer) {
+        // `@Bindable var store = store`: the name the code around sees.
+        valueType = named
     } else if let initializer = binding.initializer {
         valueType = context.inferredType(of: initializer)
     } else if wrapperCount == 1, attributeArguments == nil, let pinned = wrapper.typeOfInitWithoutArguments {

@@ -329,6 +329,15 @@ extension SourceContext {
             resolved: resolvedType(of:))
     }
 
+    /// The type of the instance property `name` of the type `owner` (in its body or an extension):
+    /// this file's declaration, which another file's makes uncertain unless it is private; else the
+    /// module's other files'.
+    func fileOrModuleInstanceValueType(_ name: String, of owner: String) -> String? {
+        fileOrModule(
+            declarationIndex.instanceValues.entry(name, of: owner), elsewhere: moduleSources?.instanceValue(name, of: owner),
+            resolved: resolvedType(of:))
+    }
+
     /// The type of the instance property `member` of the type `root` that a key path `\.member`
     /// names: this file's declaration (in the type or an extension of it), which another file's
     /// makes uncertain unless it is private; else the module's other files', else a dependency's
