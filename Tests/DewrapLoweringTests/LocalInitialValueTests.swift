@@ -23,9 +23,22 @@ struct LocalInitialValueTests {
         "struct V {}\nextension V { var store: Store { Store() } }\nextension V { func f() { @Bindable var store = store; _ = $store } }",
     ])
     func readsTheNamedDeclaration(_ source: String) {
+        readsTheNamedDeclaration(source, type: "Store")
+    }
+
+    /// A parameter's type with generic arguments: the comma between them does not end it.
+    @Test func aGenericParameterTypeIsReadWhole() {
+        let source =
+            "final class Box<K, V> { var on = false }\nstruct V { func f(box: Box<String, [Int]>, other: Int) { @Bindable var box = box; _ = $box } }"
         let (output, messages) = Self.lowered(source)
         #expect(messages.isEmpty, "\(messages)")
-        #expect(output.contains(": Bindable<Store> = Bindable(wrappedValue: "), "\(output)")
+        #expect(output.contains("var _box: Bindable<Box<String, [Int]>> = Bindable(wrappedValue: box)"), "\(output)")
+    }
+
+    func readsTheNamedDeclaration(_ source: String, type: String) {
+        let (output, messages) = Self.lowered(source)
+        #expect(messages.isEmpty, "\(messages)")
+        #expect(output.contains(": Bindable<\(type)> = Bindable(wrappedValue: "), "\(output)")
     }
 
     @Test(arguments: [

@@ -51,19 +51,29 @@ extension SourceContext {
         let tokens = tree.tokens
         guard parameter + 2 < tokens.count, tokens[parameter + 1].kind == .colon else { return nil }
         var end = parameter + 2
+        // Brackets, and generic arguments' angle brackets (`Dictionary<String, Int>`), lexed as operators.
         var depth = 0
+        var angles = 0
         while end < tokens.count {
             let kind = tokens[end].kind
-            if depth == 0 && (kind == .comma || kind == .rightParen || kind == .equal || kind == .leftBrace) { break }
+            if depth == 0 && angles == 0 && (kind == .comma || kind == .rightParen || kind == .equal || kind == .leftBrace) { break }
             switch kind {
             case .leftParen, .leftSquare: depth += 1
             case .rightParen, .rightSquare: depth -= 1
             case .endOfFile: return nil
-            default: break
+            default:
+                if token(end, isSpelled: "<") {
+                    angles += 1
+                } else if token(end, isSpelled: ">") {
+                    angles -= 1
+                } else if token(end, isSpelled: ">>") {
+                    angles -= 2
+                }
             }
+            guard depth >= 0, angles >= 0 else { return nil }
             end += 1
         }
-        guard end > parameter + 2 else { return nil }
+        guard end > parameter + 2, depth == 0, angles == 0 else { return nil }
         let text = typeText(typeTokens(self.text(TokenSpan(parameter + 2, end))))
         guard !text.hasPrefix("inout"), !text.hasPrefix("@"), !text.hasSuffix("..."), !text.hasPrefix("some ") else { return nil }
         return text
