@@ -23,7 +23,7 @@ extension SourceContext {
         switch initializer.upper - initializer.lower {
         case 1 where tokens[initializer.lower].kind == .identifier:
             name = initializer.lower
-            if let local = tree.nearestLocalName(at: name, where: { $0.implicitName == nil && span($0.token, isSpelled: name) }) {
+            if let local = tree.nearestLocalName(at: name, where: { $0.implicitName == nil && token($0.token, isSpelledLike: name) }) {
                 return .some(local.kind == .parameter ? parameterType(local.token) : nil)
             }
         case 3
@@ -37,44 +37,16 @@ extension SourceContext {
     }
 
     /// Whether the tokens `a` and `b` are spelled alike.
-    private func span(_ a: Int, isSpelled b: Int) -> Bool {
-        let tokens = tree.tokens
-        return bytes.withUnsafeBufferPointer { bytes in
-            sameBytes(UnsafeBufferPointer(rebasing: bytes[tokens[a].range]), UnsafeBufferPointer(rebasing: bytes[tokens[b].range]))
-        }
+    private func token(_ a: Int, isSpelledLike b: Int) -> Bool {
+        token(a, isSpelled: bytes[tree.tokens[b].range])
     }
 
-    /// The written type of the parameter named by the token `parameter` (`store: Store`): its tokens
-    /// up to the `,`, `)` or `=` that ends it. Nil for a type an argument does not have as written
-    /// (`inout T`, `T...`, an attribute's `@escaping`) or one this reading does not take apart.
+    /// The written type of the parameter named by the token `parameter` (`store: Store`), as the
+    /// parser read it. Nil for a type an argument does not have as written (`inout T`, `T...`, an
+    /// attribute's `@escaping`) or an opaque one.
     private func parameterType(_ parameter: Int) -> String? {
-        let tokens = tree.tokens
-        guard parameter + 2 < tokens.count, tokens[parameter + 1].kind == .colon else { return nil }
-        var end = parameter + 2
-        // Brackets, and generic arguments' angle brackets (`Dictionary<String, Int>`), lexed as operators.
-        var depth = 0
-        var angles = 0
-        while end < tokens.count {
-            let kind = tokens[end].kind
-            if depth == 0 && angles == 0 && (kind == .comma || kind == .rightParen || kind == .equal || kind == .leftBrace) { break }
-            switch kind {
-            case .leftParen, .leftSquare: depth += 1
-            case .rightParen, .rightSquare: depth -= 1
-            case .endOfFile: return nil
-            default:
-                if token(end, isSpelled: "<") {
-                    angles += 1
-                } else if token(end, isSpelled: ">") {
-                    angles -= 1
-                } else if token(end, isSpelled: ">>") {
-                    angles -= 2
-                }
-            }
-            guard depth >= 0, angles >= 0 else { return nil }
-            end += 1
-        }
-        guard end > parameter + 2, depth == 0, angles == 0 else { return nil }
-        let text = typeText(typeTokens(self.text(TokenSpan(parameter + 2, end))))
+        guard let type = tree.parameter(named: parameter)?.type else { return nil }
+        let text = typeText(typeTokens(self.text(type)))
         guard !text.hasPrefix("inout"), !text.hasPrefix("@"), !text.hasSuffix("..."), !text.hasPrefix("some ") else { return nil }
         return text
     }
@@ -83,15 +55,16 @@ extension SourceContext {
     /// from an instance member of that type (see `localInitialValueType`).
     private func memberType(of name: Int) -> String? {
         // The innermost type whose body holds the name.
+        let types = tree.typeDeclarations
         var enclosing: TypeDecl?
-        for type in tree.typeDeclarations {
+        for type in types {
             guard let body = type.body, body.open < name, name < (body.close ?? tree.tokens.count) else { continue }
             if let found = enclosing, let foundBody = found.body, foundBody.open > body.open { continue }
             enclosing = type
         }
         guard let type = enclosing else { return nil }
         // The member the name is used in: an instance member's code sees instance properties.
-        var isStatic = true
+        var inStaticMember = true
         func visitMembers(_ items: SyntaxList<Item>, _ action: (Item) -> Void) {
             for item in items {
                 if case .ifConfig(let ifConfig) = item {
@@ -104,23 +77,23 @@ extension SourceContext {
         visitMembers(type.members) { item in
             guard item.span.lower <= name && name < item.span.upper else { return }
             switch item {
-            case .variable(let variable): isStatic = isStaticMember(variable.prefix)
-            case .function(let function): isStatic = isStaticMember(function.prefix)
+            case .variable(let variable): inStaticMember = isStatic(variable.prefix)
+            case .function(let function): inStaticMember = isStatic(function.prefix)
             default: break
             }
         }
-        guard !isStatic else { return nil }
+        guard !inStaticMember else { return nil }
         // The property in the type's own body (or, for an extension, in the body of the type it extends).
         let typeName = text(type.name)
         var declarations: [TypeDecl] = [type]
         if type.kind == .extension {
-            declarations = tree.typeDeclarations.filter { $0.kind != .extension && $0.genericParameters == nil && text($0.name) == typeName }
+            declarations = types.filter { $0.kind != .extension && $0.genericParameters == nil && text($0.name) == typeName }
         }
         var found: [(VariableDecl, PatternBinding)] = []
         for declaration in declarations {
             visitMembers(declaration.members) { item in
-                guard case .variable(let variable) = item, !isStaticMember(variable.prefix) else { return }
-                for binding in variable.bindings where binding.name.map({ span($0, isSpelled: name) }) == true {
+                guard case .variable(let variable) = item, !isStatic(variable.prefix) else { return }
+                for binding in variable.bindings where binding.name.map({ token($0, isSpelledLike: name) }) == true {
                     found.append((variable, binding))
                 }
             }
@@ -128,27 +101,15 @@ extension SourceContext {
         guard declarations.count <= 1 else { return nil }
         if found.isEmpty {
             // Declared only in an extension of the type: the file's declarations give it.
-            return fileOrModuleInstanceValueType(text(name), of: lastComponent(typeName))
+            return instanceValueType(text(name), of: lastComponent(typeName))
         }
         guard found.count == 1, let (variable, binding) = found.first else { return nil }
         if variable.prefix.attributes.contains(where: { wrapper(of: $0) != nil }) {
-            let container: ContainerKind
-            switch declarations[0].kind {
-            case .struct: container = .struct
-            case .class: container = .class
-            case .actor: container = .actor
-            case .enum: container = .enum
-            case .protocol: container = .protocol
-            case .extension: container = .extension
-            }
-            guard case .lower(let property) = analyzeProperty(variable, in: container, placement: nil, context: self) else { return nil }
+            let verdict = analyzeProperty(variable, in: ContainerKind(declarations[0].kind), placement: nil, context: self)
+            guard case .lower(let property) = verdict else { return nil }
             return property.valueType
         }
         if let type = binding.type { return typeText(typeTokens(text(type))) }
         return binding.initializer.flatMap { inferredType(of: $0) }
-    }
-
-    private func isStaticMember(_ prefix: DeclarationPrefix) -> Bool {
-        prefix.modifiers.contains { word($0.keyword) == .static || word($0.keyword) == .class }
     }
 }

@@ -118,6 +118,11 @@ struct SourceContext {
         prefix.modifiers.contains { tree.tokens[$0.keyword].word == word }
     }
 
+    /// A type's member, not an instance's: declared `static` or `class`.
+    func isStatic(_ prefix: DeclarationPrefix) -> Bool {
+        hasModifier(.static, in: prefix) || hasModifier(.class, in: prefix)
+    }
+
     /// Whether a declaration states its own isolation: a global actor
     /// attribute (`@MainActor`, `@SomeActor`) or `nonisolated` (I-1, I-2).
     func statesOwnIsolation(_ prefix: DeclarationPrefix) -> Bool {

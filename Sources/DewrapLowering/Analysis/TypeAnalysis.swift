@@ -6,15 +6,7 @@ extension FileLowering {
         _ type: TypeDecl, body: Block, extensions: [TypeDecl], declaresCodingKeys: Bool, sendable: SendableOracle,
         leftNames: inout Set<String>
     ) -> TypePlan? {
-        let container: ContainerKind
-        switch type.kind {
-        case .struct: container = .struct
-        case .class: container = .class
-        case .actor: container = .actor
-        case .enum: container = .enum
-        case .protocol: container = .protocol
-        case .extension: container = .extension
-        }
+        let container = ContainerKind(type.kind)
         var members: [Member] = []
         members.reserveCapacity(body.items.count)
         var initializers: [FunctionDecl] = []

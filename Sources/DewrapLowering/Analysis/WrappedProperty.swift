@@ -192,6 +192,18 @@ enum ContainerKind {
     case `struct`, `class`, actor, `enum`, `protocol`, `extension`
     /// A function, accessor or closure body (P-6).
     case local
+
+    /// The members of a type of this kind.
+    init(_ kind: TypeKind) {
+        switch kind {
+        case .struct: self = .struct
+        case .class: self = .class
+        case .actor: self = .actor
+        case .enum: self = .enum
+        case .protocol: self = .protocol
+        case .extension: self = .extension
+        }
+    }
 }
 
 /// Reads a member `var` with a known wrapper, or says why it stays as written.

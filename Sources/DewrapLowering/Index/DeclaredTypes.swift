@@ -102,7 +102,7 @@ final class DeclarationIndex {
                     cases[owner, default: [:]][context.text(name)] = hasPayload
                 }
             case .variable(let variable):
-                let isInstance = owner != nil && !isStatic(variable.prefix, context: context)
+                let isInstance = owner != nil && !context.isStatic(variable.prefix)
                 for binding in variable.bindings {
                     guard let name = binding.name else { continue }
                     let key = owner ?? ""
@@ -116,7 +116,7 @@ final class DeclarationIndex {
                     }
                 }
             case .function(let function) where function.kind == .function:
-                guard owner == nil || isStatic(function.prefix, context: context), let name = function.name else { continue }
+                guard owner == nil || context.isStatic(function.prefix), let name = function.name else { continue }
                 let key = owner ?? ""
                 let text = context.text(name)
                 // A generic function's return type may name its parameters (`func made<T>(…) -> T`): not certain.
@@ -153,10 +153,6 @@ final class DeclarationIndex {
     private func isPrivate(_ prefix: DeclarationPrefix, _ context: SourceContext) -> Bool {
         let access = context.declaredAccessWord(prefix)
         return access == .private || access == .fileprivate
-    }
-
-    private func isStatic(_ prefix: DeclarationPrefix, context: SourceContext) -> Bool {
-        context.hasModifier(.static, in: prefix) || context.hasModifier(.class, in: prefix)
     }
 
     /// Whether the file declares a type by the name `name` anywhere: a struct, class, actor, enum or
@@ -324,15 +320,13 @@ extension SourceContext {
         default:
             return nil // not a type of the module, or two of that name
         }
-        return fileOrModule(
-            index.instanceValues.entry(name, of: baseType), elsewhere: moduleSources?.instanceValue(name, of: baseType),
-            resolved: resolvedType(of:))
+        return instanceValueType(name, of: baseType)
     }
 
     /// The type of the instance property `name` of the type `owner` (in its body or an extension):
     /// this file's declaration, which another file's makes uncertain unless it is private; else the
     /// module's other files'.
-    func fileOrModuleInstanceValueType(_ name: String, of owner: String) -> String? {
+    func instanceValueType(_ name: String, of owner: String) -> String? {
         fileOrModule(
             declarationIndex.instanceValues.entry(name, of: owner), elsewhere: moduleSources?.instanceValue(name, of: owner),
             resolved: resolvedType(of:))

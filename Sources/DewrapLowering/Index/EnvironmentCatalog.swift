@@ -415,7 +415,7 @@ func environmentValuesMembers(in context: SourceContext) -> [EnvironmentMember] 
             switch item {
             case .variable(let variable):
                 guard context.word(variable.keyword) == .var, variable.bindings.count == 1,
-                    !variable.prefix.modifiers.contains(where: { context.word($0.keyword) == .static || context.word($0.keyword) == .class }),
+                    !context.isStatic(variable.prefix),
                     let name = variable.bindings[0].name, let type = variable.bindings[0].type
                 else { continue }
                 let isComputed: Bool

@@ -29,7 +29,7 @@ struct AssociatedTypeRequirement: Sendable {
                     guard let name = other.names.first else { continue }
                     found[context.text(name)] = AssociatedTypeRequirement()
                 case .variable(let variable):
-                    let isStatic = variable.prefix.modifiers.contains { context.word($0.keyword) == .static || context.word($0.keyword) == .class }
+                    let isStatic = context.isStatic(variable.prefix)
                     for binding in variable.bindings {
                         guard let name = binding.name, let type = binding.type else { continue }
                         typedRequirements.append((Witness(name: context.text(name), isStatic: isStatic), typeText(typeTokens(context.text(type)))))

@@ -53,6 +53,15 @@ extension SourceTree {
         return all.sorted { $0.open < $1.open }
     }
 
+    /// The function, initializer or subscript parameter whose name (`store` in `store: Store`,
+    /// `given` in `_ given: Store`) is the token `name`, as a scope names it: found in the
+    /// parameters' table, not by a walk.
+    public func parameter(named name: Int) -> Parameter? {
+        let tables = items.tables
+        guard let index = tables.parameters.firstIndex(where: { ($0.secondName ?? $0.firstName) == name }) else { return nil }
+        return Parameter(at: index, in: tables)
+    }
+
     /// Every type declaration in the file, at any depth, in source order.
     public var typeDeclarations: [TypeDecl] {
         var types: [TypeDecl] = []
