@@ -39,6 +39,8 @@ public struct LoweringOptions: Sendable {
     /// where): a `$x` of such a name that this file leaves as written may name either property,
     /// which dewrap cannot tell without types, and is reported with a warning.
     public var moduleAmbiguous: [String: AmbiguousProjection] = [:]
+    /// `Projections.projectionMembers` of the module's other files, merged (`projectionMembersAcrossFiles`).
+    public var moduleProjectionMembers: [String: Set<String>] = [:]
     /// Set when the run rewrites calls of functions with wrapped parameters across its files
     /// (issue 21): the functions lowered in its other files, and those it refuses. Nil: a
     /// function that another file names is left as written.
@@ -87,6 +89,9 @@ public struct LoweringResult: Sendable {
         public var called: [String] = []
         /// Uses of `moduleCalls` functions this file could not rewrite: those functions must be left.
         public var unmatched: [UnmatchedCall] = []
+        /// For a lowered member whose projection is its wrapper itself (Fluent's `@Parent var star`), the
+        /// wrapper's own wrapped properties (`id`): `$star.$id` names the wrapper's, never a lowered `id`.
+        public var projectionMembers: [String: [String]] = [:]
     }
 }
 
@@ -155,7 +160,7 @@ public func lower(_ source: [UInt8], fileName: String, options: LoweringOptions 
     // Handed over: a copy left behind would be destroyed unused, through its value witnesses.
     var lowering = FileLowering(
         context: consume context, swiftVersion: options.swiftVersion, moduleProjections: options.moduleProjections,
-        moduleAmbiguous: options.moduleAmbiguous,
+        moduleAmbiguous: options.moduleAmbiguous, moduleProjectionMembers: options.moduleProjectionMembers,
         moduleCalls: options.moduleCalls)
     lowering.run()
     var diagnostics = tree.lexerDiagnostics.map { Diagnostic(.warning, at: $0.offset, $0.message) }

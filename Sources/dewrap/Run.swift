@@ -58,7 +58,8 @@ func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
     }
     let threads = invocation.jobs ?? availableCores()
     @Sendable func options(
-        for job: Job?, projections: Set<String> = [], ambiguous: [String: AmbiguousProjection] = [:], calls: ModuleCalls? = nil
+        for job: Job?, projections: Set<String> = [], ambiguous: [String: AmbiguousProjection] = [:], calls: ModuleCalls? = nil,
+        projectionMembers: [String: Set<String>] = [:]
     ) -> LoweringOptions {
         var options = LoweringOptions(
             strict: invocation.strict, wrapperShapes: wrapperShapes,
@@ -66,6 +67,7 @@ func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
         options.module = module
         options.moduleProjections = projections
         options.moduleAmbiguous = ambiguous
+        options.moduleProjectionMembers = projectionMembers
         options.moduleCalls = calls
         if invocation.lineDirectives, let job { options.lineDirectives = invocation.sourceName ?? job.displayName }
         return options
@@ -85,6 +87,7 @@ func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
     var moduleUses = ModuleSourceUses()
     var finalCalls: ModuleCalls?
     var ambiguous: [String: AmbiguousProjection] = [:]
+    var projectionMembers: [String: Set<String>] = [:]
     if module != nil {
         // Functions with wrapped parameters that other files call (issue 21): the files that may declare
         // one are lowered first, so that the others are lowered knowing those functions.
@@ -160,6 +163,7 @@ func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
             moduleSources, moduleIndex: moduleIndex, run: first.projections, runPaths: jobs.map(\.displayName),
             options: options(for: nil, calls: finalCalls))
         let (projections, relower) = moduleUses.acrossFiles(first.projections)
+        projectionMembers = LoweringResult.Projections.projectionMembersAcrossFiles(first.projections)
         for index in jobs.indices where relower[index] {
             relowered[index] = projections
             waiting[index] = nil
@@ -181,6 +185,7 @@ func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
     }
     let moduleAmbiguous = ambiguous
     let moduleCalls = finalCalls
+    let moduleProjectionMembers = projectionMembers
     let projectionsByJob = relowered
     let lowered = waiting
     let finished = done
@@ -195,7 +200,9 @@ func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
             index,
             perform(
                 job, invocation: invocation,
-                options: options(for: job, projections: projectionsByJob[index] ?? [], ambiguous: moduleAmbiguous, calls: moduleCalls),
+                options: options(
+                    for: job, projections: projectionsByJob[index] ?? [], ambiguous: moduleAmbiguous, calls: moduleCalls,
+                    projectionMembers: moduleProjectionMembers),
                 lowered: lowered[index], reading: kept))
     }
     for error in staged.commit() {

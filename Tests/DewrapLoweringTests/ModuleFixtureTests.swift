@@ -63,6 +63,7 @@ struct ModuleFixtureTests {
         // `$x` across files: lowered again, knowing what the others lowered, where it matters (as the CLI does).
         let (projections, relower) = LoweringResult.Projections.acrossFiles(names.map { results[$0]!.projections })
         options.moduleProjections = projections
+        options.moduleProjectionMembers = LoweringResult.Projections.projectionMembersAcrossFiles(names.map { results[$0]!.projections })
         for (index, name) in names.enumerated() where relower[index] {
             results[name] = lower(files[name]!, fileName: "Module.swift", options: options)
         }

@@ -345,10 +345,20 @@ func analyzeProperty(
     // `init()`, not `[:]`: the literal goes through `init(dictionaryLiteral:)` for every property.
     var bindings = [String: [String]]()
     var valueType: String?
-    if attribute.name.upper > attribute.name.lower + 1, context.token(attribute.name.upper - 1, hasSuffix: ">") {
+    let writesGenericArguments = attribute.name.upper > attribute.name.lower + 1 && context.token(attribute.name.upper - 1, hasSuffix: ">")
+    if writesGenericArguments {
         let generic = context.text(TokenSpan(attribute.name.lower + 1, attribute.name.upper))
         let arguments = splitTopLevel(String(generic.dropFirst().dropLast()), on: ",").map { typeTokens($0) }
         for (parameter, argument) in zip(wrapper.genericParameters, arguments) { bindings[parameter] = argument }
+    } else if wrapperCount == 1, let arguments = attributeArguments,
+        wrapper.genericParameters.contains(where: { !wrapper.wrappedValueTokens.contains($0) })
+    {
+        // A generic parameter `wrappedValue`'s type does not name (Fluent's `@Siblings(through: Pivot.self, …)
+        // var tags: [Tag]`, `@Timestamp(key: …, on: .create)`) can only come from the call: a `T.self` argument,
+        // or the same-type requirement of the one init that takes its labels. Only those: the rest come from the
+        // property's type, as the compiler's do.
+        bindings = genericArguments(fromMetatypeArguments: context.text(arguments), of: wrapper, at: attribute.atSign, context: context)
+            .filter { !wrapper.wrappedValueTokens.contains($0.key) }
     }
     // The file's table of derived types holds this wrapper with a value type spelled so:
     // its String and types are taken from there, and none is made.
@@ -356,7 +366,9 @@ func analyzeProperty(
     if let type = binding.type {
         known = wrapperCount == 1 && bindings.isEmpty ? context.derivedTypesHandle(of: wrapper, spelledAs: type) : nil
         valueType = known.map(context.derivedTypes.valueType(at:)) ?? context.text(type)
-    } else if wrapperCount == 1 && (!bindings.isEmpty || wrapper.genericParameters.isEmpty) {
+    } else if wrapperCount == 1
+        && (writesGenericArguments || wrapper.genericParameters.allSatisfy { bindings[$0] != nil })
+    {
         valueType = wrapper.wrappedValueType(bindings)
     } else if container == .local, let initializer = binding.initializer, let named = context.localInitialValueType(initializer) {
         // `@Bindable var store = store`: the name the code around sees.
@@ -517,7 +529,8 @@ private func analyzeComposition(
 /// and from key paths `\.name` passed where it takes `KeyPath<Root, Param>` (also `any KeyPath<Root,
 /// Param> & Sendable`, swift-dependencies' `@Dependency(\.date)`). The arguments go to an init's
 /// parameters as a call's do: in order, by label, a parameter with a default value left out. Where
-/// several inits take such a call, they must agree.
+/// several inits take such a call, they must agree. Where only one init takes the call's labels, its
+/// same-type requirements binding a generic parameter to a named type (`where Format == Default`) hold too.
 private func genericArguments(
     fromMetatypeArguments text: String, of wrapper: WrapperShape, at attribute: Int, context: SourceContext
 ) -> [String: [String]] {
@@ -527,8 +540,10 @@ private func genericArguments(
         return ("_", typeText(tokens))
     }
     var found: [String: [String]] = [:]
+    let labels = arguments.map(\.label)
+    let takers = wrapper.initializers.count { $0.accepts(labels) }
     for initializer in wrapper.initializers {
-        guard let parameters = initializer.parameters(for: arguments.map(\.label)) else { continue }
+        guard let parameters = initializer.parameters(for: labels) else { continue }
         var bindings: [String: [String]] = [:]
         for (parameter, argument) in zip(parameters, arguments) where parameter < initializer.parameterTypes.count {
             let pattern = typeTokens(initializer.parameterTypes[parameter])
@@ -567,6 +582,20 @@ private func genericArguments(
                 }
                 continue
             }
+            // `.iso8601(withMilliseconds: true)` for `TimestampFormatFactory<Format>`: an implicit member of the
+            // parameter's own generic type, whose declared type (`TimestampFormatFactory<ISO8601TimestampFormat>`)
+            // the parameter's is matched against.
+            if let member = implicitMember(value), pattern.count > 2, pattern[1] == "<", isNameToken(pattern[0]),
+                !wrapper.genericParameters.contains(pattern[0])
+            {
+                if let type = context.staticMemberType(member.name, of: pattern[0], isCall: member.isCall) {
+                    var matched = bindings
+                    if matchType(initializer.parameterTypes[parameter], type, parameters: wrapper.genericParameters, bindings: &matched) {
+                        bindings = matched
+                    }
+                }
+                continue
+            }
             // `Model.self` for `Value.Type` (not a key path's `\.self`). Only names, dots and generic
             // arguments, and no two names side by side (`Setting5 s.self`, which does not parse): the
             // type is written into the output, which must not have a parse error the input lacks there.
@@ -577,12 +606,42 @@ private func genericArguments(
             else { continue }
             bindings[pattern[0]] = Array(type)
         }
+        // The only init that takes these labels: the compiler must call it, and its same-type requirements
+        // (`extension TimestampProperty where Format == DefaultTimestampFormat { init(key:on:) }`) hold.
+        if takers == 1 && !initializer.isGeneric {
+            for requirement in initializer.sameType + initializer.extensionSameType {
+                for (parameter, type) in [requirement, (requirement.1, requirement.0)]
+                where wrapper.genericParameters.contains(parameter) && bindings[parameter] == nil {
+                    let tokens = typeTokens(type)
+                    if tokens.first.map(isNameToken) == true,
+                        !tokens.contains(where: { wrapper.genericParameters.contains($0) || $0 == "Self" })
+                    {
+                        bindings[parameter] = tokens
+                    }
+                }
+            }
+        }
         guard !bindings.isEmpty else { continue }
         // Two inits that take the call and read different types from it: which one the compiler picks is not known here.
         guard found.isEmpty || found == bindings else { return [:] }
         found = bindings
     }
     return found
+}
+
+/// `.name` or `.name(…)` as type tokens (an implicit member expression, named or called): the name, and whether it is called.
+private func implicitMember(_ tokens: [String]) -> (name: String, isCall: Bool)? {
+    guard tokens.count >= 2, tokens[0] == ".", isNameToken(tokens[1]) else { return nil }
+    if tokens.count == 2 { return (tokens[1], false) }
+    // One call, `(` … `)` to the end.
+    guard tokens[2] == "(", tokens.last == ")" else { return nil }
+    var depth = 0
+    for index in 2..<tokens.count {
+        if ["(", "[", "<"].contains(tokens[index]) { depth += 1 }
+        if [")", "]", ">"].contains(tokens[index]) { depth -= 1 }
+        if depth == 0 && index < tokens.count - 1 { return nil }
+    }
+    return (tokens[1], true)
 }
 
 /// `(Root, Value)` for a parameter type `KeyPath<Root, Value>`, as type tokens: also a writable

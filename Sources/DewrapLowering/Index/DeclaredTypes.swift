@@ -49,6 +49,9 @@ final class DeclarationIndex {
     private(set) var functions = MemberTable<Function>()
     /// How deep look-ups are nested (a value's initial value names another declaration): cycles end here.
     var depth = 0
+    /// The generic parameters' names of the generic non-extension types (`struct Factory<Format>`),
+    /// by simple name: a member's type in an extension may name them.
+    private(set) var typeGenericParameters: [String: [String]] = [:]
     /// Every name the file declares a type by, made on first use (see `declaresType(named:context:)`).
     private var typeNamesAnywhere: Set<String>?
     /// The names of the file's typealiases and associated types (top level or in a type's body) and
@@ -77,6 +80,9 @@ final class DeclarationIndex {
                     if isPrivate(type.prefix, context) { privateTypes.insert(simple) }
                     if type.prefix.attributes.contains(where: { context.span($0.name, isSpelled: "resultBuilder") }) {
                         resultBuilders.insert(simple)
+                    }
+                    if let parameters = type.genericParameters {
+                        typeGenericParameters[simple] = genericParameterNames(context.text(parameters))
                     }
                 }
                 guard let body = type.body else { continue }
@@ -375,6 +381,24 @@ extension SourceContext {
             found = witnessType
         }
         return found
+    }
+
+    /// The type of the static member `name` of the type `owner` (in its body or an extension), called
+    /// or named (`TimestampFormatFactory.iso8601(withMilliseconds: true)`), from the file, the module or
+    /// the wrapper sources, when `owner` is declared once among them all (a wrapper's signature names
+    /// its own module's type, which one of the same name in the other would shadow here) and the type
+    /// names none of its generic parameters (`static var made: Factory<Format>` is no one type).
+    func staticMemberType(_ name: String, of owner: String, isCall: Bool) -> String? {
+        let parameters: [String]
+        if let moduleSources {
+            guard let declared = moduleSources.genericParameters(ofType: owner) else { return nil }
+            parameters = declared
+        } else {
+            guard case .some(.some) = declarationIndex.types[owner] else { return nil }
+            parameters = declarationIndex.typeGenericParameters[owner] ?? []
+        }
+        guard let type = memberType(name, of: owner, isCall: isCall) else { return nil }
+        return parameters.isEmpty || !typeTokens(type).contains(where: parameters.contains) ? type : nil
     }
 
     /// The type of the static member (or, for owner `""`, the global) `name` called or named: this

@@ -53,6 +53,21 @@ struct ModuleDeclarations: Sendable {
             ?? unique(dependency: true) { $0.publicTypes.contains(name) ? $0.types[name] : nil }
     }
 
+    /// The generic parameters' names of the type `name` (none for a non-generic type), when exactly
+    /// one file declares it, of the module or (publicly) of a dependency; nil otherwise.
+    func genericParameters(ofType name: String) -> [String]? {
+        func declared(_ index: DeclarationIndex, publicOnly: Bool) -> [String]?? {
+            guard index.types[name] != nil, !publicOnly || index.publicTypes.contains(name) else { return nil }
+            guard case .some(.some) = index.types[name] else { return .some(nil) }
+            return .some(index.typeGenericParameters[name] ?? [])
+        }
+        switch (unique(dependency: false) { declared($0, publicOnly: false) }, unique(dependency: true) { declared($0, publicOnly: true) }) {
+        case (.some(let own), nil): return own
+        case (nil, .some(let dependency)): return dependency
+        default: return nil
+        }
+    }
+
     /// Whether the type `name` is a result builder: the module's own, else a dependency's public one.
     func isResultBuilder(named name: String) -> Bool {
         if files.contains(where: { !$0.dependency && $0.context.declarationIndex.types[name] != nil }) {
@@ -228,6 +243,15 @@ extension LoweringResult.Projections {
             return file.unread || file.unresolved.contains(where: names.contains)
         }
         return (names, relower)
+    }
+
+    /// Every file's `projectionMembers`, merged: for the module's other files (`LoweringOptions.moduleProjectionMembers`).
+    public static func projectionMembersAcrossFiles(_ files: [Self?]) -> [String: Set<String>] {
+        var members: [String: Set<String>] = [:]
+        for case let file? in files {
+            for (name, names) in file.projectionMembers { members[name, default: []].formUnion(names) }
+        }
+        return members
     }
 
     /// The member names lowered in some file and left as written in none.

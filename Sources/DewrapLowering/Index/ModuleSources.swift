@@ -115,6 +115,11 @@ public final class ModuleSources: Sendable {
         declarations(declaring: name) { $0.type(named: name) }
     }
 
+    /// The generic parameters' names of the type `name` that one file of the module or of a dependency declares.
+    func genericParameters(ofType name: String) -> [String]? {
+        declarations(declaring: name) { $0.genericParameters(ofType: name) }
+    }
+
     /// Whether the module's type `name` (or, where it declares none, a dependency's) is a result builder.
     func isResultBuilder(named name: String) -> Bool {
         declarations(declaring: name) { $0.isResultBuilder(named: name) }

@@ -41,11 +41,15 @@ struct FileLowering {
 
     /// Functions with wrapped parameters of the module's other files (`LoweringOptions.moduleCalls`).
     let moduleCalls: ModuleCalls?
+    /// `LoweringOptions.moduleProjectionMembers`.
+    let moduleProjectionMembers: [String: Set<String>]
 
     init(
         context: SourceContext, swiftVersion: SwiftLanguageMode = .swift6, moduleProjections: Set<String> = [],
-        moduleAmbiguous: [String: AmbiguousProjection] = [:], moduleCalls: ModuleCalls? = nil
+        moduleAmbiguous: [String: AmbiguousProjection] = [:], moduleProjectionMembers: [String: Set<String>] = [:],
+        moduleCalls: ModuleCalls? = nil
     ) {
+        self.moduleProjectionMembers = moduleProjectionMembers
         self.context = context
         self.swiftVersion = swiftVersion
         self.moduleProjections = moduleProjections
@@ -159,10 +163,15 @@ struct FileLowering {
         let propertyCount = plans.reduce(0) { $0 + $1.properties.count }
         var lowered = NameSet(capacity: propertyCount)
         // Plans are read by index here and below: `for plan in plans` copies each one.
+        var projectionMembers = moduleProjectionMembers
         for index in plans.indices {
             for property in plans[index].properties where leftNames.isEmpty || !leftNames.contains(property.name) {
                 lowered.insert(property.name)
                 if !property.isStatic { projections.lowered.append(property.name) }
+                if property.wrapper.projectsItself && !property.wrapper.wrappedMembers.isEmpty {
+                    projections.projectionMembers[property.name, default: []] += property.wrapper.wrappedMembers
+                    projectionMembers[property.name, default: []].formUnion(property.wrapper.wrappedMembers)
+                }
             }
         }
         projections.left = leftNames.sorted()
@@ -223,6 +232,7 @@ struct FileLowering {
             // A type left alone for a parse problem keeps its `$x` too (lowering its output again changes nothing).
             if brokenTypes.contains(where: { $0.lower <= reference.token && reference.token <= $0.upper }) { continue }
             if namesAnIntentParameter(reference) { continue }
+            if !projectionMembers.isEmpty, namesAProjectionMember(reference, projectionMembers) { continue }
             let token = tree.tokens[reference.token]
             let dollarName = context.bytes[token.range] // `$x`
             let loweredMember = context.bytes.withUnsafeBufferPointer {
@@ -294,6 +304,18 @@ struct FileLowering {
             }
             if tokenEdit.end > reach { edits.append(tokenEdit) }
         }
+    }
+
+    /// Whether `reference` is `$a.$b` where `$a` is the projection of a lowered member that is its wrapper, and
+    /// that wrapper has a wrapped property `b` of its own (`members`): `$b` is then the wrapper's, which stays.
+    private func namesAProjectionMember(_ reference: DollarReference, _ members: [String: Set<String>]) -> Bool {
+        guard case .expressionDot(let dot) = reference.qualifier, dot > 0 else { return false }
+        let tokens = context.tree.tokens
+        let base = tokens[dot - 1]
+        guard base.range.count > 1, context.bytes[base.start] == UInt8(ascii: "$") else { return false }
+        let name = String(decoding: context.bytes[(base.start + 1)..<base.end], as: UTF8.self)
+        let member = String(decoding: context.bytes[(tokens[reference.token].start + 1)..<tokens[reference.token].end], as: UTF8.self)
+        return members[name]?.contains(member) ?? false
     }
 
     /// Whether tokens `span` hold an `@` (of an attribute).

@@ -3,9 +3,10 @@ import DewrapSyntax
 /// The explicit declarations for one wrapped property (SPEC Decision 2):
 /// storage `_x`, computed `x`, projection `_$x`, indented like the original
 /// and joined with the file's line ending, written to `text`. `typeName` is
-/// the declaring type as a key path root (A-6; read only for a class).
+/// the declaring type as a key path root (A-6; read only for a class); `inOtherType`:
+/// that type is declared inside another.
 func renderProperty(
-    _ property: WrappedProperty, container: ContainerKind, typeName: String, writesStorageInitializer: Bool,
+    _ property: WrappedProperty, container: ContainerKind, typeName: String, inOtherType: Bool, writesStorageInitializer: Bool,
     context: SourceContext, to text: inout CodeText
 ) {
     // Written first into a buffer on the stack (about 300 bytes for a typical property), then
@@ -13,21 +14,21 @@ func renderProperty(
     let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1024) { buffer in
         var scratch = ScratchText(buffer)
         writeProperty(
-            property, container: container, typeName: typeName, writesStorageInitializer: writesStorageInitializer,
-            context: context, to: &scratch)
+            property, container: container, typeName: typeName, inOtherType: inOtherType,
+            writesStorageInitializer: writesStorageInitializer, context: context, to: &scratch)
         if scratch.overflowed { return false }
         text.write(scratch.bytes)
         return true
     }
     if !written {
         writeProperty(
-            property, container: container, typeName: typeName, writesStorageInitializer: writesStorageInitializer,
-            context: context, to: &text)
+            property, container: container, typeName: typeName, inOtherType: inOtherType,
+            writesStorageInitializer: writesStorageInitializer, context: context, to: &text)
     }
 }
 
 private func writeProperty<Output: CodeOutput>(
-    _ property: WrappedProperty, container: ContainerKind, typeName: String, writesStorageInitializer: Bool,
+    _ property: WrappedProperty, container: ContainerKind, typeName: String, inOtherType: Bool, writesStorageInitializer: Bool,
     context: SourceContext, to text: inout Output
 ) {
     let declaration = property.declaration
@@ -257,7 +258,14 @@ private func writeProperty<Output: CodeOutput>(
         text.write(literal: "var _$")
         text.write(source, nameBytes)
         text.write(literal: ": ")
-        text.write(string: container == .class ? namingSelf(projected, as: typeName) : projected)
+        if wrapper.projectsItself && inOtherType {
+            // The alias's `Self` is the type it is found on: not this one where that does not conform to
+            // the alias's protocol (Fluent's `final class IDValue: Fields` in a `Model`), but one around it.
+            // The storage's type, as spelled, is found the same way.
+            text.write(string: property.storageType)
+        } else {
+            text.write(string: container == .class ? namingSelf(projected, as: typeName) : projected)
+        }
         if member.setter == .none && !member.mutatingGetter {
             text.write(literal: " { ")
             writeStorageName(&text)

@@ -27,13 +27,18 @@ extension FileLowering {
                 + (plan.type.genericParameters.map {
                     "<" + genericParameterNames(context.text($0)).joined(separator: ", ") + ">"
                 } ?? "")
+        // Only a wrapper projecting itself asks (Fluent's); most files never walk their types for it.
+        let inOtherType =
+            plan.properties.contains { $0.wrapper.projectsItself }
+            && context.tree.typeDeclarations.contains { $0.span.lower < plan.type.span.lower && plan.type.span.upper <= $0.span.upper }
         // Taken out once: read through the optional plan, it was copied (and released) for every property.
         let strippedWrapped = memberwise?.strippedWrapped
         for property in plan.properties {
             let stripped = strippedWrapped?.contains(property.declaration.prefix.start) ?? false
             let start = texts.count
             renderProperty(
-                property, container: plan.container, typeName: typeName, writesStorageInitializer: !stripped, context: context,
+                property, container: plan.container, typeName: typeName, inOtherType: inOtherType, writesStorageInitializer: !stripped,
+                context: context,
                 to: &texts)
             pending.append(PendingText(edit: result.count, text: start..<texts.count))
             result.append(

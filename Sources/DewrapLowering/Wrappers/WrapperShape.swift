@@ -44,6 +44,9 @@ public final class WrapperShape: Sendable {
         public var isIsolated = false
         /// Declared in an extension with a `where` clause: may not apply to every wrapped type.
         public var inConstrainedExtension = false
+        /// The same-type requirements of that extension's `where` clause (`extension TimestampProperty
+        /// where Format == DefaultTimestampFormat`): they hold where this init is called.
+        var extensionSameType: [(String, String)] = []
         /// Has generic parameters of its own (`init<T>() where Value == T?`).
         public var isGeneric = false
         /// Its own generic parameters' protocols, from `<Key: P & Q>` and `where Key: R`: `Key` gives `["P", "Q", "R"]`.
@@ -110,6 +113,12 @@ public final class WrapperShape: Sendable {
     public let nestedTypes: Set<String>
     /// Conformance to `Sendable`: always, when every generic argument is, or unknown.
     public let sendable: Sendability
+    /// `projectedValue` is the wrapper itself (Fluent's `var projectedValue: ParentProperty<From, To> {
+    /// self }`): the projection's type is the storage's, as spelled (also through a typealias).
+    let projectsItself: Bool
+    /// The properties with an attribute (a wrapper's, most likely) declared in the wrapper's body
+    /// (Fluent's `ParentProperty` has `@FieldProperty<From, To.IDValue> public var id`).
+    let wrappedMembers: [String]
 
     /// The wrapped type of `@W var x` with no type, value or arguments, when the wrapper's only
     /// non-generic `init()` pins its one generic parameter (`FocusState`'s `init() where Value ==
@@ -129,8 +138,12 @@ public final class WrapperShape: Sendable {
 
     init(
         name: String, kind: Kind, genericParameters: [String], initializers: [Initializer], wrappedValue: Member,
-        projectedValue: Member?, enclosingInstance: Setter?, nestedTypes: Set<String>, sendable: Sendability
+        projectedValue: Member?, enclosingInstance: Setter?, nestedTypes: Set<String>, sendable: Sendability,
+        projectsItself: Bool? = nil, wrappedMembers: [String] = []
     ) {
+        self.wrappedMembers = wrappedMembers
+        let ownType = genericParameters.isEmpty ? [name] : [name, "<"] + genericParameters.flatMap { [$0, ","] }.dropLast() + [">"]
+        self.projectsItself = projectsItself ?? projectedValue.map { typeTokens($0.type) == ownType } ?? false
         self.name = name
         self.kind = kind
         self.genericParameters = genericParameters
@@ -489,12 +502,13 @@ extension WrapperShape {
             var initializer = initializer
             initializer.parameterTypes = initializer.parameterTypes.map(bound)
             initializer.sameType = initializer.sameType.map { (bound($0.0), bound($0.1)) }
+            initializer.extensionSameType = initializer.extensionSameType.map { (bound($0.0), bound($0.1)) }
             return initializer
         }
         return WrapperShape(
             name: name, kind: kind, genericParameters: alias.parameters, initializers: initializers,
             wrappedValue: bound(wrappedValue), projectedValue: projectedValue.map(bound), enclosingInstance: enclosingInstance,
-            nestedTypes: nestedTypes, sendable: sendable)
+            nestedTypes: nestedTypes, sendable: sendable, projectsItself: projectsItself, wrappedMembers: wrappedMembers)
     }
 }
 
@@ -556,6 +570,7 @@ private func readShape(_ type: TypeDecl, extensions: [TypeDecl], context: Source
     var enclosingInstance: WrapperShape.Setter?
     var nestedTypes: Set<String> = []
     var stored: [(label: String, hasDefault: Bool)] = []
+    var wrappedMembers: [String] = []
     /// The implicit memberwise init's access: internal, or that of a less accessible stored property.
     var storedAccess = accessRank(nil)
     var sendable: WrapperShape.Sendability = .unknown
@@ -593,7 +608,14 @@ private func readShape(_ type: TypeDecl, extensions: [TypeDecl], context: Source
             case .variable(let variable):
                 let isStatic = variable.prefix.modifiers.contains { ["static", "class"].contains(context.text($0.keyword)) }
                 guard !isStatic else { continue }
+                let isWrapped =
+                    inBody
+                    && variable.prefix.attributes.contains { attribute in
+                        let name = context.text(attribute.name.lower)
+                        return name.first?.isUppercase == true && !isCompilerAttribute(name)
+                    }
                 for binding in variable.bindings {
+                    if isWrapped, let nameToken = binding.name { wrappedMembers.append(context.text(nameToken)) }
                     guard let nameToken = binding.name else { continue }
                     let name = context.text(nameToken)
                     let member = readMember(variable, binding, kind: kind, typeIsolation: typeIsolation, context: context)
@@ -628,8 +650,12 @@ private func readShape(_ type: TypeDecl, extensions: [TypeDecl], context: Source
         }
         let before = initializers.count
         visit(extensionDecl.members, inBody: false)
-        if extensionDecl.whereClause != nil {
-            for index in before..<initializers.count { initializers[index].inConstrainedExtension = true }
+        if let whereClause = extensionDecl.whereClause {
+            let requirements = readRequirements(whereClause, context: context).sameType
+            for index in before..<initializers.count {
+                initializers[index].inConstrainedExtension = true
+                initializers[index].extensionSameType = requirements
+            }
         }
         // An `init()` in a constrained extension (State's, for Optional values) cannot be relied on
         // without knowing the wrapped type; V-3a covers the Optional case anyway.
@@ -658,32 +684,16 @@ private func readShape(_ type: TypeDecl, extensions: [TypeDecl], context: Source
     return WrapperShape(
         name: context.text(type.name), kind: kind, genericParameters: genericParameters, initializers: initializers,
         wrappedValue: wrappedValue, projectedValue: projectedValue, enclosingInstance: enclosingInstance,
-        nestedTypes: nestedTypes, sendable: sendable)
+        nestedTypes: nestedTypes, sendable: sendable, wrappedMembers: wrappedMembers)
 }
 
 private func readInitializer(_ function: FunctionDecl, context: SourceContext) -> WrapperShape.Initializer {
     let labels = function.parameters.map { parameter in parameter.firstName.map { context.text($0) } ?? "_" }
     let firstIsAutoclosure = function.parameters.first?.type.map { context.span($0, contains: "@autoclosure") } ?? false
-    var sameType: [(String, String)] = []
-    var conformances: [String: [String]] = [:]
-    /// `Key: P & Q`, in the generic parameter clause or the `where` clause.
-    func readConformance(_ tokens: [String]) {
-        guard tokens.count >= 3, tokens[1] == ":" else { return }
-        conformances[tokens[0], default: []] += inheritedNames(typeText(Array(tokens[2...])))
-    }
-    if let whereClause = function.whereClause {
-        for requirement in splitTopLevel(String(context.text(whereClause).dropFirst("where".count)), on: ",") {
-            let tokens = typeTokens(requirement)
-            if let equal = tokens.indices.first(where: { $0 + 1 < tokens.count && tokens[$0] == "=" && tokens[$0 + 1] == "=" }) {
-                sameType.append((typeText(Array(tokens[..<equal])), typeText(Array(tokens[(equal + 2)...]))))
-            } else {
-                readConformance(tokens)
-            }
-        }
-    }
+    var (sameType, conformances) = function.whereClause.map { readRequirements($0, context: context) } ?? ([], [:])
     if let generic = function.genericParameters {
         for parameter in splitTopLevel(String(context.text(generic).dropFirst().dropLast()), on: ",") {
-            readConformance(typeTokens(parameter))
+            readConformance(typeTokens(parameter), into: &conformances)
         }
     }
     var initializer = WrapperShape.Initializer(labels: labels, firstIsAutoclosure: firstIsAutoclosure, sameType: sameType)
@@ -692,6 +702,29 @@ private func readInitializer(_ function: FunctionDecl, context: SourceContext) -
     initializer.defaults = function.parameters.map { $0.defaultValue != nil }
     initializer.isGeneric = function.genericParameters != nil
     return initializer
+}
+
+/// A `where` clause's same-type requirements, `A == [B]` as ("A", "[B]"), and its conformances, `Key: P & Q` as "Key": ["P", "Q"].
+private func readRequirements(
+    _ whereClause: TokenSpan, context: SourceContext
+) -> (sameType: [(String, String)], conformances: [String: [String]]) {
+    var sameType: [(String, String)] = []
+    var conformances: [String: [String]] = [:]
+    for requirement in splitTopLevel(String(context.text(whereClause).dropFirst("where".count)), on: ",") {
+        let tokens = typeTokens(requirement)
+        if let equal = tokens.indices.first(where: { $0 + 1 < tokens.count && tokens[$0] == "=" && tokens[$0 + 1] == "=" }) {
+            sameType.append((typeText(Array(tokens[..<equal])), typeText(Array(tokens[(equal + 2)...]))))
+        } else {
+            readConformance(tokens, into: &conformances)
+        }
+    }
+    return (sameType, conformances)
+}
+
+/// `Key: P & Q`, in a generic parameter clause or a `where` clause.
+private func readConformance(_ tokens: [String], into conformances: inout [String: [String]]) {
+    guard tokens.count >= 3, tokens[1] == ":" else { return }
+    conformances[tokens[0], default: []] += inheritedNames(typeText(Array(tokens[2...])))
 }
 
 /// `wrappedValue` or `projectedValue`: type, getter and setter mutability, isolation.
