@@ -367,7 +367,8 @@ func analyzeProperty(
         known = wrapperCount == 1 && bindings.isEmpty ? context.derivedTypesHandle(of: wrapper, spelledAs: type) : nil
         valueType = known.map(context.derivedTypes.valueType(at:)) ?? context.text(type)
     } else if wrapperCount == 1
-        && (writesGenericArguments || wrapper.genericParameters.allSatisfy { bindings[$0] != nil })
+        && (writesGenericArguments || wrapper.genericParameters.isEmpty
+            || !bindings.isEmpty && wrapper.genericParameters.allSatisfy { bindings[$0] != nil })
     {
         valueType = wrapper.wrappedValueType(bindings)
     } else if container == .local, let initializer = binding.initializer, let named = context.localInitialValueType(initializer) {

@@ -27,9 +27,10 @@ extension FileLowering {
                 + (plan.type.genericParameters.map {
                     "<" + genericParameterNames(context.text($0)).joined(separator: ", ") + ">"
                 } ?? "")
-        // Only a wrapper projecting itself asks (Fluent's); most files never walk their types for it.
+        // Only a wrapper projecting itself, spelled otherwise than its projection (Fluent's through an alias),
+        // asks; most files never walk their types for it.
         let inOtherType =
-            plan.properties.contains { $0.wrapper.projectsItself }
+            plan.properties.contains { $0.wrapper.projectsItself && $0.projectedType != $0.storageType }
             && context.tree.typeDeclarations.contains { $0.span.lower < plan.type.span.lower && plan.type.span.upper <= $0.span.upper }
         // Taken out once: read through the optional plan, it was copied (and released) for every property.
         let strippedWrapped = memberwise?.strippedWrapped

@@ -142,8 +142,14 @@ public final class WrapperShape: Sendable {
         projectsItself: Bool? = nil, wrappedMembers: [String] = []
     ) {
         self.wrappedMembers = wrappedMembers
-        let ownType = genericParameters.isEmpty ? [name] : [name, "<"] + genericParameters.flatMap { [$0, ","] }.dropLast() + [">"]
-        self.projectsItself = projectsItself ?? projectedValue.map { typeTokens($0.type) == ownType } ?? false
+        // Read once a process for each built-in wrapper: its tokens only when the type starts with the name.
+        self.projectsItself =
+            projectsItself
+            ?? projectedValue.map { projected in
+                guard projected.type.hasPrefix(name) else { return false }
+                let own = genericParameters.isEmpty ? [name] : [name, "<"] + genericParameters.flatMap { [$0, ","] }.dropLast() + [">"]
+                return typeTokens(projected.type) == own
+            } ?? false
         self.name = name
         self.kind = kind
         self.genericParameters = genericParameters
@@ -608,11 +614,12 @@ private func readShape(_ type: TypeDecl, extensions: [TypeDecl], context: Source
             case .variable(let variable):
                 let isStatic = variable.prefix.modifiers.contains { ["static", "class"].contains(context.text($0.keyword)) }
                 guard !isStatic else { continue }
+                // An attribute of a capitalized name (no String made for the others: `@available`, `@usableFromInline`).
                 let isWrapped =
                     inBody
                     && variable.prefix.attributes.contains { attribute in
-                        let name = context.text(attribute.name.lower)
-                        return name.first?.isUppercase == true && !isCompilerAttribute(name)
+                        let first = context.bytes[context.tree.tokens[attribute.name.lower].start]
+                        return first >= UInt8(ascii: "A") && first <= UInt8(ascii: "Z") && !isCompilerAttribute(context.text(attribute.name.lower))
                     }
                 for binding in variable.bindings {
                     if isWrapped, let nameToken = binding.name { wrappedMembers.append(context.text(nameToken)) }
@@ -650,7 +657,7 @@ private func readShape(_ type: TypeDecl, extensions: [TypeDecl], context: Source
         }
         let before = initializers.count
         visit(extensionDecl.members, inBody: false)
-        if let whereClause = extensionDecl.whereClause {
+        if let whereClause = extensionDecl.whereClause, initializers.count > before {
             let requirements = readRequirements(whereClause, context: context).sameType
             for index in before..<initializers.count {
                 initializers[index].inConstrainedExtension = true
