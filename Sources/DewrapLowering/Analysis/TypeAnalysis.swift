@@ -57,7 +57,7 @@ extension FileLowering {
                 properties.append(property)
                 stored.append(
                     StoredProperty(
-                        name: property.name, declaration: declaration, binding: declaration.bindings[0], wrapped: property,
+                        name: property.spelledName, declaration: declaration, binding: declaration.bindings[0], wrapped: property,
                         type: property.valueType, isLet: false, access: property.access, placement: placement))
             case .leave(let diagnostic):
                 diagnostics.append(diagnostic)

@@ -9,8 +9,12 @@ final class WrappedProperty {
     let declaration: VariableDecl
     let wrapper: WrapperShape
     let attribute: Attribute
+    /// The name without backticks (`enum` for `` `enum` ``): what `_x`, `_$x` and `$x` are made of.
     let name: String
     let nameToken: Int
+    /// Declared `` `enum` ``: where the name is written as code (a parameter's use, `\T.x`), the backticks stay.
+    var isBackticked = false
+    var spelledName: String { isBackticked ? "`" + name + "`" : name }
     /// `T` as written (or inferred), e.g. `Bool`, `Int!`.
     let valueType: String
     /// `T` with a trailing `!` made `?`: the type `wrappedValue` has.
@@ -244,7 +248,7 @@ func analyzeProperty(
     }
     // The binding's token positions, read in place: a copy of the binding retains and releases its arrays.
     let binding = BindingTokens(declaration.bindings[0])
-    let name = context.text(nameToken)
+    var name = context.text(nameToken)
     let nameOffset = tree.tokens[nameToken].start
     let prefix = declaration.prefix
     // The modifiers that matter below, found in one pass over them rather than one pass each.
@@ -299,9 +303,18 @@ func analyzeProperty(
                 .error, at: tree.tokens[unavailable.name.lower].start,
                 "stored properties cannot be marked unavailable with '@available'"))
     }
-    // `` `enum` ``: `_x`, `_$x` and the inits' parameters would each need the backticks handled apart.
-    if context.bytes[tree.tokens[nameToken].start] == UInt8(ascii: "`") {
-        return .leave(Diagnostic(.warning, at: nameOffset, "cannot lower \(name): a name written in backticks is not supported yet"))
+    // `` `enum` ``: `_enum` and `_$enum`, as the compiler names them, and `` `enum` `` where the name is code.
+    // Not a raw identifier (`` `two words` ``), nor a local (its own rendering writes the name as code) or a
+    // composition.
+    let isBackticked = context.bytes[tree.tokens[nameToken].start] == UInt8(ascii: "`")
+    if isBackticked {
+        let inner = name.utf8.dropFirst().dropLast()
+        guard container != .local, wrapperCount == 1, let first = inner.first, !(first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")),
+            inner.allSatisfy({ isNameByte($0) })
+        else {
+            return .leave(Diagnostic(.warning, at: nameOffset, "cannot lower \(name): a name written in backticks is not supported yet"))
+        }
+        name = String(decoding: inner, as: UTF8.self)
     }
     var willSet: Observer?
     var didSet: Observer?
@@ -445,12 +458,13 @@ func analyzeProperty(
                 "cannot lower '\(name)': the generic arguments of '\(wrapper.name)' cannot be read from its type"))
     }
     let access = context.declaredAccess(declaration.prefix)
-    return .lower(
-        WrappedProperty(
-            declaration: declaration, wrapper: wrapper, attribute: attribute, name: name, nameToken: nameToken,
-            valueType: valueType, storageValueType: storageValueType, isOptional: isOptional, initializer: binding.initializer,
-            attributeArguments: attributeArguments, types: types,
-            access: access, isStatic: isStatic, placement: placement, willSet: willSet, didSet: didSet))
+    let property = WrappedProperty(
+        declaration: declaration, wrapper: wrapper, attribute: attribute, name: name, nameToken: nameToken,
+        valueType: valueType, storageValueType: storageValueType, isOptional: isOptional, initializer: binding.initializer,
+        attributeArguments: attributeArguments, types: types,
+        access: access, isStatic: isStatic, placement: placement, willSet: willSet, didSet: didSet)
+    property.isBackticked = isBackticked
+    return .lower(property)
 }
 
 /// A composition `@A @B var x`: storage `A<B<T>>`, read innermost out.

@@ -41,6 +41,8 @@ private func writeProperty<Output: CodeOutput>(
     let eol = context.lineEnding
     let name = property.name
     let nameBytes = context.tree.tokens[property.nameToken].range
+    // `_enum` and `_$enum` for `` `enum` ``: the name's bytes inside the backticks.
+    let identifierBytes = property.isBackticked ? (nameBytes.lowerBound + 1)..<(nameBytes.upperBound - 1) : nameBytes
 
     // `@_spi` is also copied to `_x` and `_$x` (S-1, I-6), followed by a space.
     var spi = CodeText()
@@ -115,7 +117,7 @@ private func writeProperty<Output: CodeOutput>(
     }
     let storageNameStart = text.count
     text.write(literal: "_")
-    text.write(source, nameBytes)
+    text.write(source, identifierBytes)
     storageNameBytes = storageNameStart..<text.count
     text.write(literal: ": ")
     text.write(string: property.storageType)
@@ -136,7 +138,7 @@ private func writeProperty<Output: CodeOutput>(
     // a class instance property of a wrapper with the enclosing-instance subscript goes through it.
     let enclosing = container == .class && !property.isStatic ? wrapper.enclosingInstance : nil
     let enclosingAccess = enclosing.map { _ in
-        "\(property.storageType)[_enclosingInstance: self, wrapped: \\\(typeName).\(name), storage: \\\(typeName).\(storageName)]"
+        "\(property.storageType)[_enclosingInstance: self, wrapped: \\\(typeName).\(property.spelledName), storage: \\\(typeName).\(storageName)]"
     }
     /// How `x` reaches its value: `_x.wrappedValue` (`.wrappedValue` once more per inner wrapper) or the subscript.
     func writeAccess(_ text: inout Output) {
@@ -256,7 +258,7 @@ private func writeProperty<Output: CodeOutput>(
         }
         if property.isStatic { text.write(literal: "static ") }
         text.write(literal: "var _$")
-        text.write(source, nameBytes)
+        text.write(source, identifierBytes)
         text.write(literal: ": ")
         if wrapper.projectsItself && inOtherType {
             // The alias's `Self` is the type it is found on: not this one where that does not conform to

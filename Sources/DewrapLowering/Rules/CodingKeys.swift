@@ -175,7 +175,7 @@ func planCodingKeys(
     let indent = stored.first.map { context.indentation(of: $0.declarationStart) } ?? closeIndent + context.indentUnit
     // Synthesis leaves lazy properties out (a key for one would fail both conformances).
     let cases = stored.filter { $0.laziness == .notLazy }.map { property in
-        property.wrapped == nil ? "case \(property.name)" : "case _\(property.name) = \"\(property.name)\""
+        property.wrapped.map { "case _\($0.name) = \"\($0.name)\"" } ?? "case \(property.name)"
     }
     let lineStart = tokens[close].start - closeIndent.utf8.count
     let closeOnItsOwnLine = context.lines.location(of: tokens[close].start).column == closeIndent.utf8.count + 1

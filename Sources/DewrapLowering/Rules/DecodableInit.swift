@@ -96,8 +96,8 @@ func writeInitFromDecoder(
         text += inner
         if let wrapped = property.wrapped {
             // K-1: the storage, under its renamed case; a wrapper type is never Optional.
-            text.write("self._", property.name, " = try container.decode(", wrapped.storageType, ".self, forKey: ._")
-            text.write(property.name, ")")
+            text.write("self._", wrapped.name, " = try container.decode(", wrapped.storageType, ".self, forKey: ._")
+            text.write(wrapped.name, ")")
         } else {
             let type = property.type ?? ""
             let optional = optionalWrapped(type)
@@ -128,7 +128,7 @@ func writeStrippedValues(
             // In directive mode an initial value goes at its own line and column (`SourceContext.alignedLine(of:)`).
             let alignedLine = context.alignedLine(of: wrapped.initializer)
             text += (alignedLine.map { context.lineBreak(mappedTo: $0 - 1) } ?? lineBreak) + indent
-            text += "self._" + property.name + " = "
+            text += "self._" + wrapped.name + " = "
             _ = writeStorageInitializer(
                 for: wrapped, qualifying: qualification, alignedTo: alignedLine == nil ? nil : wrapped.initializer,
                 context: context, to: &text)

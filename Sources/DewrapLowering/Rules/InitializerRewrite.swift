@@ -143,11 +143,16 @@ struct InitializerRewrite {
             qualified = true
             i += 2
         }
-        guard i + 1 < span.upper, tokens[i].kind == .identifier, tokens[i + 1].kind == .equal else { return }
+        // After `self.` a keyword is a member's name too (`self.enum = e` for `` var `enum` ``).
+        guard i + 1 < span.upper, tokens[i].kind == .identifier || qualified && tokens[i].kind == .keyword,
+            tokens[i + 1].kind == .equal
+        else { return }
         let name = context.text(i)
         let plainName = name.hasPrefix("_") && wrapped[String(name.dropFirst())] != nil ? String(name.dropFirst()) : name
         defer { state.initialized.insert(plainName) }
-        guard let property = wrapped[name], !isComplete(state) else { return }
+        // `self.`enum` = …` assigns the property named `enum` (`wrapped` is keyed by names without backticks).
+        let key = name.hasPrefix("`") && name.count > 2 ? String(name.dropFirst().dropLast()) : name
+        guard let property = wrapped[key], !isComplete(state) else { return }
         // A parameter or local named like the property shadows it when unqualified.
         let spelling = Array(name.utf8)
         if !qualified, context.tree.nearestLocalName(at: i, where: { context.token($0.token, isSpelled: spelling) }) != nil {
@@ -164,7 +169,7 @@ struct InitializerRewrite {
         let alignedLine = context.alignedLine(of: valueSpan)
         let start = alignedLine.map { context.statementStart(at: span.lower, mappedTo: $0 - 1) } ?? ""
         let text =
-            start + "self._\(name) = " + storageInitializer(
+            start + "self._\(property.name) = " + storageInitializer(
                 for: property, value: value, qualifying: qualification, alignedTo: alignedLine == nil ? nil : valueSpan, context: context)!
         edits.append(Edit(start: tokens[span.lower].start, end: tokens[span.upper - 1].end, text: Array(text.utf8)))
     }

@@ -390,7 +390,7 @@ private func renderInits(
                 let alignedLine = context.alignedLine(of: wrapped.initializer)
                 startStatement(at: stored[index].declarationStart, alignedLine: alignedLine)
                 text.write(literal: "self._")
-                text += stored[index].name
+                text += wrapped.name
                 text.write(literal: " = ")
                 // None without a construction at the declaration: the statement is taken back.
                 let written = writeStorageInitializer(
@@ -489,7 +489,7 @@ private func renderInits(
             guard let wrapped = stored[index].wrapped, strippedWrapped.contains(stored[index].declarationStart) else { continue }
             let alignedLine = context.alignedLine(of: wrapped.initializer)
             startStatement(at: stored[index].declarationStart, alignedLine: alignedLine)
-            text.write("self._", name, " = ")
+            text.write("self._", wrapped.name, " = ")
             _ = writeStorageInitializer(
                 for: wrapped, qualifying: qualification, alignedTo: alignedLine == nil ? nil : wrapped.initializer,
                 context: context, to: &text)
@@ -498,7 +498,7 @@ private func renderInits(
         startStatement(at: stored[index].declarationStart)
         if let wrapped = stored[index].wrapped {
             text.write(literal: "self._")
-            text += name
+            text += wrapped.name
             text.write(literal: " = ")
             if wrapped.takesWrappedValueParameter {
                 let autoclosure = wrapped.wrapper.wrappedValueIsAutoclosure
