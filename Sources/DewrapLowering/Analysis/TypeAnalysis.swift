@@ -292,7 +292,7 @@ extension FileLowering {
     ) -> Bool {
         let qualification = StaticQualification(type: type)
         let wrapped = Dictionary(properties.filter { !$0.isStatic }.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        let required = Set(stored.filter { !$0.isInitializedAtDeclaration }.map(\.name))
+        let required = Set(stored.filter { !$0.isInitializedAtDeclaration }.map { withoutBackticks($0.name) })
         var root = InitializerRewrite(
             context: context, required: required, wrapped: wrapped, isDerivedClass: false, qualification: qualification)
         var derived = InitializerRewrite(

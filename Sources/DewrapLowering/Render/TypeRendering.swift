@@ -81,7 +81,7 @@ extension FileLowering {
         }
         if !plan.initializers.isEmpty || !plan.extensionInitializers.isEmpty {
             let wrapped = Dictionary(plan.properties.filter { !$0.isStatic }.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-            let required = Set(plan.stored.filter { !$0.isInitializedAtDeclaration }.map(\.name))
+            let required = Set(plan.stored.filter { !$0.isInitializedAtDeclaration }.map { withoutBackticks($0.name) })
             var rewrite = InitializerRewrite(
                 context: context, required: required, wrapped: wrapped,
                 isDerivedClass: plan.isDerivedClass, qualification: qualification)

@@ -6,7 +6,7 @@ import DewrapSyntax
 /// (the setter). `_x = …` is always a plain store.
 struct InitializerRewrite {
     let context: SourceContext
-    /// Stored names (wrapped ones by their plain name) that must be assigned before `self` is complete.
+    /// Stored names (wrapped ones by their plain name), without backticks, that must be assigned before `self` is complete.
     let required: Set<String>
     let wrapped: [String: WrappedProperty]
     /// For a class: `super.init` completes `self` (phase 2); before it nothing does.
@@ -148,10 +148,10 @@ struct InitializerRewrite {
             tokens[i + 1].kind == .equal
         else { return }
         let name = context.text(i)
-        let plainName = name.hasPrefix("_") && wrapped[String(name.dropFirst())] != nil ? String(name.dropFirst()) : name
+        // `self.enum`, `self.`enum`` and `` `enum` `` assign the one property: names are compared without backticks.
+        let key = withoutBackticks(name)
+        let plainName = key.hasPrefix("_") && wrapped[String(key.dropFirst())] != nil ? String(key.dropFirst()) : key
         defer { state.initialized.insert(plainName) }
-        // `self.`enum` = …` assigns the property named `enum` (`wrapped` is keyed by names without backticks).
-        let key = name.hasPrefix("`") && name.count > 2 ? String(name.dropFirst().dropLast()) : name
         guard let property = wrapped[key], !isComplete(state) else { return }
         // A parameter or local named like the property shadows it when unqualified.
         let spelling = Array(name.utf8)
@@ -173,4 +173,9 @@ struct InitializerRewrite {
                 for: property, value: value, qualifying: qualification, alignedTo: alignedLine == nil ? nil : valueSpan, context: context)!
         edits.append(Edit(start: tokens[span.lower].start, end: tokens[span.upper - 1].end, text: Array(text.utf8)))
     }
+}
+
+/// `enum` for `` `enum` ``; any other name as it is.
+func withoutBackticks(_ name: String) -> String {
+    name.hasPrefix("`") && name.hasSuffix("`") && name.utf8.count > 2 ? String(name.dropFirst().dropLast()) : name
 }
