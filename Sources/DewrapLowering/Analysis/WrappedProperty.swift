@@ -13,7 +13,7 @@ final class WrappedProperty {
     let name: String
     let nameToken: Int
     /// Declared `` `enum` ``: where the name is written as code (a parameter's use, `\T.x`), the backticks stay.
-    var isBackticked = false
+    let isBackticked: Bool
     var spelledName: String { isBackticked ? "`" + name + "`" : name }
     /// `T` as written (or inferred), e.g. `Bool`, `Int!`.
     let valueType: String
@@ -50,8 +50,9 @@ final class WrappedProperty {
         nameToken: Int, valueType: String, storageValueType: String, isOptional: Bool, initializer: TokenSpan?,
         attributeArguments: TokenSpan?, types: DerivedTypes.Entry, access: String?, isStatic: Bool,
         placement: Placement?, willSet: Observer?, didSet: Observer?, inner: [WrapperLayer] = [],
-        composedSetter: WrapperShape.Setter = .none
+        composedSetter: WrapperShape.Setter = .none, isBackticked: Bool = false
     ) {
+        self.isBackticked = isBackticked
         self.declaration = declaration
         self.wrapper = wrapper
         self.attribute = attribute
@@ -458,13 +459,12 @@ func analyzeProperty(
                 "cannot lower '\(name)': the generic arguments of '\(wrapper.name)' cannot be read from its type"))
     }
     let access = context.declaredAccess(declaration.prefix)
-    let property = WrappedProperty(
-        declaration: declaration, wrapper: wrapper, attribute: attribute, name: name, nameToken: nameToken,
-        valueType: valueType, storageValueType: storageValueType, isOptional: isOptional, initializer: binding.initializer,
-        attributeArguments: attributeArguments, types: types,
-        access: access, isStatic: isStatic, placement: placement, willSet: willSet, didSet: didSet)
-    property.isBackticked = isBackticked
-    return .lower(property)
+    return .lower(
+        WrappedProperty(
+            declaration: declaration, wrapper: wrapper, attribute: attribute, name: name, nameToken: nameToken,
+            valueType: valueType, storageValueType: storageValueType, isOptional: isOptional, initializer: binding.initializer,
+            attributeArguments: attributeArguments, types: types,
+            access: access, isStatic: isStatic, placement: placement, willSet: willSet, didSet: didSet, isBackticked: isBackticked))
 }
 
 /// A composition `@A @B var x`: storage `A<B<T>>`, read innermost out.
