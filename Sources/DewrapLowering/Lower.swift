@@ -91,7 +91,7 @@ public struct LoweringResult: Sendable {
         public var unmatched: [UnmatchedCall] = []
         /// For a lowered member whose projection is its wrapper itself (Fluent's `@Parent var star`), the
         /// wrapper's own wrapped properties (`id`): `$star.$id` names the wrapper's, never a lowered `id`.
-        public var projectionMembers: [String: [String]] = [:]
+        public var projectionMembers: [String: Set<String>] = [:]
     }
 }
 

@@ -67,12 +67,7 @@ struct CallGenericArgumentTests {
 
     /// `source` lowered as the first file of a module with `others`, the dependency as `--wrapper-sources`.
     static func lowered(_ source: String, module others: [String] = [], dependency: String = dependency) -> LoweringResult {
-        let sources = ([source] + others).map { Array($0.utf8) }
-        let dependencies = [Array(dependency.utf8)]
-        var options = LoweringOptions()
-        options.module = ModuleSources(sources, dependencies: dependencies)
-        options.wrapperShapes = WrapperShapes(readingModule: sources + dependencies)
-        return lower(sources[0], fileName: "Model.swift", options: options)
+        Fixtures.lowered(source, module: others, dependencies: [dependency])
     }
 
     @Test(arguments: [

@@ -11,6 +11,17 @@ enum Fixtures {
 
     static var updating: Bool { ProcessInfo.processInfo.environment["DEWRAP_UPDATE_FIXTURES"] == "1" }
 
+    /// `source` lowered as the first file of a module with `others`, with `dependencies` as
+    /// `--wrapper-sources` gives them (their declarations and wrappers), as the CLI's module run does.
+    static func lowered(_ source: String, module others: [String] = [], dependencies: [String]) -> LoweringResult {
+        let sources = ([source] + others).map { Array($0.utf8) }
+        let dependencySources = dependencies.map { Array($0.utf8) }
+        var options = LoweringOptions()
+        options.module = ModuleSources(sources, dependencies: dependencySources)
+        options.wrapperShapes = WrapperShapes(readingModule: sources + dependencySources)
+        return lower(sources[0], fileName: "Model.swift", options: options)
+    }
+
     /// `folder/<case>.swift` inputs (not the `.expected.swift` goldens), as `folder/case`.
     static func cases(in folders: [String]) -> [String] {
         folders.flatMap { folder in

@@ -635,3 +635,8 @@ final class DerivedTypes {
         return text.withUTF8 { sameBytes($0, bytes) }
     }
 }
+
+/// `enum` for `` `enum` ``; any other name as it is.
+func withoutBackticks(_ name: String) -> String {
+    name.hasPrefix("`") && name.hasSuffix("`") && name.utf8.count > 2 ? String(name.dropFirst().dropLast()) : name
+}

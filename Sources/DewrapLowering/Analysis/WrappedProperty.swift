@@ -309,13 +309,12 @@ func analyzeProperty(
     // composition.
     let isBackticked = context.bytes[tree.tokens[nameToken].start] == UInt8(ascii: "`")
     if isBackticked {
-        let inner = name.utf8.dropFirst().dropLast()
-        guard container != .local, wrapperCount == 1, let first = inner.first, !(first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")),
-            inner.allSatisfy({ isNameByte($0) })
+        let inner = withoutBackticks(name)
+        guard container != .local, wrapperCount == 1, let first = inner.utf8.first, startsName(first), inner.utf8.allSatisfy(isNameByte)
         else {
             return .leave(Diagnostic(.warning, at: nameOffset, "cannot lower \(name): a name written in backticks is not supported yet"))
         }
-        name = String(decoding: inner, as: UTF8.self)
+        name = inner
     }
     var willSet: Observer?
     var didSet: Observer?
@@ -369,8 +368,8 @@ func analyzeProperty(
     {
         // A generic parameter `wrappedValue`'s type does not name (Fluent's `@Siblings(through: Pivot.self, …)
         // var tags: [Tag]`, `@Timestamp(key: …, on: .create)`) can only come from the call: a `T.self` argument,
-        // or the same-type requirement of the one init that takes its labels. Only those: the rest come from the
-        // property's type, as the compiler's do.
+        // the same-type requirement of the one init that takes its labels, or an implicit member's declared type.
+        // Only those: the rest come from the property's type, as the compiler's do.
         bindings = genericArguments(fromMetatypeArguments: context.text(arguments), of: wrapper, at: attribute.atSign, context: context)
             .filter { !wrapper.wrappedValueTokens.contains($0.key) }
     }

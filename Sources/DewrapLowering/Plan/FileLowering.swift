@@ -163,17 +163,16 @@ struct FileLowering {
         let propertyCount = plans.reduce(0) { $0 + $1.properties.count }
         var lowered = NameSet(capacity: propertyCount)
         // Plans are read by index here and below: `for plan in plans` copies each one.
-        var projectionMembers = moduleProjectionMembers
         for index in plans.indices {
             for property in plans[index].properties where leftNames.isEmpty || !leftNames.contains(property.name) {
                 lowered.insert(property.name)
                 if !property.isStatic { projections.lowered.append(property.name) }
                 if property.wrapper.projectsItself && !property.wrapper.wrappedMembers.isEmpty {
-                    projections.projectionMembers[property.name, default: []] += property.wrapper.wrappedMembers
-                    projectionMembers[property.name, default: []].formUnion(property.wrapper.wrappedMembers)
+                    projections.projectionMembers[property.name, default: []].formUnion(property.wrapper.wrappedMembers)
                 }
             }
         }
+        let projectionMembers = moduleProjectionMembers.merging(projections.projectionMembers) { $0.union($1) }
         projections.left = leftNames.sorted()
         for name in moduleProjections where !leftNames.contains(name) { lowered.insert(name) }
         diagnostics += locals.diagnostics

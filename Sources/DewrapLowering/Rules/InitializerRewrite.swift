@@ -174,8 +174,3 @@ struct InitializerRewrite {
         edits.append(Edit(start: tokens[span.lower].start, end: tokens[span.upper - 1].end, text: Array(text.utf8)))
     }
 }
-
-/// `enum` for `` `enum` ``; any other name as it is.
-func withoutBackticks(_ name: String) -> String {
-    name.hasPrefix("`") && name.hasSuffix("`") && name.utf8.count > 2 ? String(name.dropFirst().dropLast()) : name
-}

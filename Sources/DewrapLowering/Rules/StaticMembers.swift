@@ -71,15 +71,9 @@ final class StaticQualification {
         let members = memberNames ?? readMemberNames(context: context)
         memberNames = members
         return candidates.filter { index in
-            let name = plainName(index, context: context)
+            let name = withoutBackticks(context.text(index))
             return !declared.contains(name) && members.contains(name)
         }
-    }
-
-    /// A name token's text without backticks.
-    private func plainName(_ index: Int, context: SourceContext) -> String {
-        let text = context.text(index)
-        return text.hasPrefix("`") && text.hasSuffix("`") && text.count > 1 ? String(text.dropFirst().dropLast()) : text
     }
 
     /// Names the expression declares anywhere in it: closure parameters (every name
@@ -104,7 +98,7 @@ final class StaticQualification {
                     end += 1
                 }
                 if end < span.upper, tokens[end].word == .in {
-                    for name in index + 1..<end where tokens[name].kind == .identifier { names.insert(plainName(name, context: context)) }
+                    for name in index + 1..<end where tokens[name].kind == .identifier { names.insert(withoutBackticks(context.text(name))) }
                 }
             case .keyword where [.let, .var, .for].contains(tokens[index].word):
                 // `let x`, `let (a, b)`, `for x in`, `for (a, b) in`, `case let .some(x)`: the names up to `=`, `:` or `in`.
@@ -114,7 +108,7 @@ final class StaticQualification {
                         || [.leftParen, .rightParen, .comma, .period]
                             .contains(tokens[end].kind)
                 {
-                    if tokens[end].kind == .identifier && tokens[end - 1].kind != .period { names.insert(plainName(end, context: context)) }
+                    if tokens[end].kind == .identifier && tokens[end - 1].kind != .period { names.insert(withoutBackticks(context.text(end))) }
                     end += 1
                 }
             default:
@@ -134,17 +128,17 @@ final class StaticQualification {
                 case .variable(let variable):
                     for binding in variable.bindings {
                         if let name = binding.name {
-                            names.insert(plainName(name, context: context))
+                            names.insert(withoutBackticks(context.text(name)))
                         } else {
                             // `let (a, b) = …`: every name of the pattern.
                             for index in binding.pattern.lower..<binding.pattern.upper
                             where context.tree.tokens[index].kind == .identifier {
-                                names.insert(plainName(index, context: context))
+                                names.insert(withoutBackticks(context.text(index)))
                             }
                         }
                     }
                 case .function(let function) where function.kind == .function:
-                    if let name = function.name { names.insert(plainName(name, context: context)) }
+                    if let name = function.name { names.insert(withoutBackticks(context.text(name))) }
                 case .ifConfig(let ifConfig):
                     for clause in ifConfig.clauses { collect(clause.items) }
                 default:

@@ -612,8 +612,7 @@ private func readShape(_ type: TypeDecl, extensions: [TypeDecl], context: Source
                 }
                 enclosingInstance = setter
             case .variable(let variable):
-                let isStatic = variable.prefix.modifiers.contains { ["static", "class"].contains(context.text($0.keyword)) }
-                guard !isStatic else { continue }
+                guard !context.isStatic(variable.prefix) else { continue }
                 // An attribute of a capitalized name (no String made for the others: `@available`, `@usableFromInline`).
                 let isWrapped =
                     inBody
@@ -622,9 +621,9 @@ private func readShape(_ type: TypeDecl, extensions: [TypeDecl], context: Source
                         return first >= UInt8(ascii: "A") && first <= UInt8(ascii: "Z") && !isCompilerAttribute(context.text(attribute.name.lower))
                     }
                 for binding in variable.bindings {
-                    if isWrapped, let nameToken = binding.name { wrappedMembers.append(context.text(nameToken)) }
                     guard let nameToken = binding.name else { continue }
                     let name = context.text(nameToken)
+                    if isWrapped { wrappedMembers.append(name) }
                     let member = readMember(variable, binding, kind: kind, typeIsolation: typeIsolation, context: context)
                     if name == "wrappedValue" { wrappedValue = member }
                     if name == "projectedValue" { projectedValue = member }
