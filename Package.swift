@@ -31,7 +31,7 @@ let package = Package(
                 permissions: [.writeToPackageDirectory(reason: "dewrap rewrites or writes lowered sources")]),
             dependencies: ["dewrap"], path: "Sources/DewrapCommand"),
         // Developer checks: corpus round trip, throughput, the differential generator (bin/corpus, bin/bench, bin/differential).
-        .executableTarget(name: "dewrap-dev", dependencies: ["DewrapSyntax", "DewrapLowering", "DewrapTestSupport"]),
+        .executableTarget(name: "dewrap-dev", dependencies: ["DewrapSyntax", "DewrapLowering", "DewrapTestSupport", "DewrapSystem"]),
         // Seeded randomness and the -print-ast init signatures, shared by the tests and dewrap-dev.
         .target(name: "DewrapTestSupport", path: "Tests/DewrapTestSupport"),
         .testTarget(name: "DewrapSyntaxTests", dependencies: ["DewrapSyntax", "DewrapLowering", "DewrapTestSupport"]),

@@ -55,6 +55,10 @@ private struct RepositoryRow {
     var seconds = 0.0
     /// `--in-place-timing`: user and system seconds of each side (medians).
     var timing: Timing?
+    /// `--in-place-timing`: the files as found (paths relative to the copy) and the changed ones as
+    /// dewrap wrote them, for the file system's share of the run (`inPlaceFloorUsage`).
+    var paths: [String] = []
+    var lowered: [(path: String, bytes: [UInt8])] = []
 
     mutating func add(_ other: RepositoryRow) {
         files += other.files
@@ -71,7 +75,7 @@ private struct RepositoryRow {
         seconds += other.seconds
         if let timing = other.timing {
             let sum = self.timing ?? Timing()
-            self.timing = Timing(dewrap: sum.dewrap + timing.dewrap, swiftc: sum.swiftc + timing.swiftc)
+            self.timing = Timing(dewrap: sum.dewrap + timing.dewrap, swiftc: sum.swiftc + timing.swiftc, floor: sum.floor + timing.floor)
         }
     }
 
@@ -88,6 +92,8 @@ private struct Usage {
 private struct Timing {
     var dewrap = Usage()
     var swiftc = Usage()
+    /// The file system's share of the dewrap run (`inPlaceFloorUsage`).
+    var floor = Usage()
 }
 
 struct RealWorldError: Error {
@@ -174,9 +180,14 @@ func realWorld(_ settings: RealWorldSettings) throws -> Bool {
         print("in-place timing: one core (taskset -c 0 where available), user + system seconds, median of \(settings.runs):")
         print("`dewrap -j 1 -i COPY` (the changed files flushed to disk together before their renames) against `swiftc -frontend -parse` of the")
         print("same files; each dewrap run on its own copy, all made and synced before the first run; MB/s of user + system;")
-        print("ratio = swiftc / dewrap, user + system")
+        print("ratio = swiftc / dewrap, user + system. The file system's share: the same run's system calls (each file looked up and")
+        print("read; each changed file's temporary created, written, flushed with one syncfs and renamed over it) made in process with")
+        print("the lowered bytes in memory and no lowering, on copies of their own; the highest ratio this machine's file system allows")
         printTable(
-            ["repository", "files", "MB", "dewrap user s", "sys s", "MB/s", "swiftc user s", "sys s", "MB/s", "ratio"],
+            [
+                "repository", "files", "MB", "dewrap user s", "sys s", "MB/s", "swiftc user s", "sys s", "MB/s", "ratio",
+                "file system user s", "sys s", "ratio at most",
+            ],
             (rows + [total]).compactMap { row in
                 guard let timing = row.timing else { return nil }
                 let megabytes = Double(row.bytes) / 1e6
@@ -185,6 +196,7 @@ func realWorld(_ settings: RealWorldSettings) throws -> Bool {
                     fixed(timing.dewrap.user, 3), fixed(timing.dewrap.system, 3), fixed(megabytes / timing.dewrap.total),
                     fixed(timing.swiftc.user, 3), fixed(timing.swiftc.system, 3), fixed(megabytes / timing.swiftc.total, 1),
                     fixed(timing.swiftc.total / timing.dewrap.total, 1) + "×",
+                    fixed(timing.floor.user, 3), fixed(timing.floor.system, 3), fixed(timing.swiftc.total / timing.floor.total, 1) + "×",
                 ]
             })
     }
@@ -231,8 +243,12 @@ private func lowerRepository(_ repository: String, _ settings: RealWorldSettings
     for (path, original) in zip(relativePaths, originals) {
         let lowered = readBytes(prefix + path)
         row.after.merge(attributeTokens(lowered), uniquingKeysWith: +)
-        if lowered != original { changedPaths.append(path) }
+        if lowered != original {
+            changedPaths.append(path)
+            if settings.inPlaceTiming { row.lowered.append((path, lowered)) }
+        }
     }
+    if settings.inPlaceTiming { row.paths = relativePaths }
     row.changed = changedPaths.count
 
     // `swiftc -frontend -parse` on each changed file as it was and as lowered: one call for each side.
@@ -260,20 +276,28 @@ private func lowerRepository(_ repository: String, _ settings: RealWorldSettings
 // MARK: - In-place timing
 
 /// `--in-place-timing`: sets each row's timing. Every timed `dewrap -i` run gets its own copy
-/// (`REPOSITORY.runN`), all of them made and synced before the first run and removed after the
+/// (`REPOSITORY.runN`), and so does every run of its file system's share (`REPOSITORY.floorN`,
+/// `inPlaceFloorUsage`), all of them made and synced before the first run and removed after the
 /// last: on ext4, creating files right after deleting many costs more than dewrap itself, so a
 /// delete-and-copy just before each run made the timing mostly noise.
 private func timeInPlace(_ rows: inout [RepositoryRow], _ settings: RealWorldSettings) throws {
     let runs = max(settings.runs, 1)
     let manager = FileManager.default
     func runCopy(_ repository: String, _ run: Int) -> String { "\(settings.work)/\(repository).run\(run)" }
+    func floorCopy(_ repository: String, _ run: Int) -> String { "\(settings.work)/\(repository).floor\(run)" }
     defer {
         for row in rows {
-            for run in 0..<runs { try? manager.removeItem(atPath: runCopy(row.name, run)) }
+            for run in 0..<runs {
+                try? manager.removeItem(atPath: runCopy(row.name, run))
+                try? manager.removeItem(atPath: floorCopy(row.name, run))
+            }
         }
     }
     for row in rows {
-        for run in 0..<runs { try freshCopy(of: settings.corpus + "/" + row.name, at: runCopy(row.name, run)) }
+        for run in 0..<runs {
+            try freshCopy(of: settings.corpus + "/" + row.name, at: runCopy(row.name, run))
+            try freshCopy(of: settings.corpus + "/" + row.name, at: floorCopy(row.name, run))
+        }
     }
     // The copying and deleting written to disk, and a moment for writeback to settle: no run pays for them.
     sync()
@@ -290,7 +314,11 @@ private func timeInPlace(_ rows: inout [RepositoryRow], _ settings: RealWorldSet
         let source = settings.corpus + "/" + repository
         let parse = [settings.swiftc, "-frontend", "-parse"] + swiftFilesAsDewrapFindsThem(in: source).map { source + "/" + $0 }
         let swiftcTimes = (0..<runs).map { _ in usage(parse) }
-        rows[index].timing = Timing(dewrap: median(dewrapTimes), swiftc: median(swiftcTimes))
+        let floorTimes = (0..<runs).map { run in
+            let usage = inPlaceFloorUsage(folder: floorCopy(repository, run), paths: rows[index].paths, changed: rows[index].lowered)
+            return Usage(user: usage.user, system: usage.system)
+        }
+        rows[index].timing = Timing(dewrap: median(dewrapTimes), swiftc: median(swiftcTimes), floor: median(floorTimes))
         FileHandle.standardError.write(Data("realworld: \(repository): timed\n".utf8))
     }
 }
