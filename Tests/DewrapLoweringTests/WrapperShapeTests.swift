@@ -8,7 +8,7 @@ struct WrapperShapeTests {
     static let tableT = [
         "State", "Binding", "StateObject", "ObservedObject", "EnvironmentObject", "Environment", "FocusState",
         "GestureState", "AppStorage", "SceneStorage", "Bindable", "Namespace", "ScaledMetric", "FocusedValue",
-        "FetchRequest", "Query", "Published",
+        "FetchRequest", "Query", "Published", "FocusState.Binding",
     ]
 
     @Test func theCatalogHoldsTableT() {

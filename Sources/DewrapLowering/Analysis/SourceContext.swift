@@ -73,7 +73,11 @@ struct SourceContext {
         // name, looked at below, would be past the last.
         guard !attribute.name.isEmpty else { return nil }
         // A one-token name (nearly all): looked up by its bytes among the few names the file uses.
-        guard attribute.name.upper == attribute.name.lower + 1 || token(attribute.name.lower + 1, hasPrefix: "<") else {
+        guard
+            attribute.name.upper == attribute.name.lower + 1
+                || token(attribute.name.lower + 1, hasPrefix: "<")
+                    && attributeGenericArguments(attribute, context: self)?.upper == attribute.name.upper
+        else {
             return shapes.shape(named: attributeTypeName(attribute, context: self))
         }
         let range = tree.tokens[attribute.name.lower].range

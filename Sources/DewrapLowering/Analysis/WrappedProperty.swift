@@ -358,9 +358,9 @@ func analyzeProperty(
     // `init()`, not `[:]`: the literal goes through `init(dictionaryLiteral:)` for every property.
     var bindings = [String: [String]]()
     var valueType: String?
-    let writesGenericArguments = attribute.name.upper > attribute.name.lower + 1 && context.token(attribute.name.upper - 1, hasSuffix: ">")
-    if writesGenericArguments {
-        let generic = context.text(TokenSpan(attribute.name.lower + 1, attribute.name.upper))
+    let writtenGenericArguments = attribute.name.upper > attribute.name.lower + 1 ? attributeGenericArguments(attribute, context: context) : nil
+    if let writtenGenericArguments {
+        let generic = context.text(writtenGenericArguments)
         let arguments = splitTopLevel(String(generic.dropFirst().dropLast()), on: ",").map { typeTokens($0) }
         for (parameter, argument) in zip(wrapper.genericParameters, arguments) { bindings[parameter] = argument }
     } else if wrapperCount == 1, let arguments = attributeArguments,
@@ -380,7 +380,7 @@ func analyzeProperty(
         known = wrapperCount == 1 && bindings.isEmpty ? context.derivedTypesHandle(of: wrapper, spelledAs: type) : nil
         valueType = known.map(context.derivedTypes.valueType(at:)) ?? context.text(type)
     } else if wrapperCount == 1
-        && (writesGenericArguments || wrapper.genericParameters.isEmpty
+        && (writtenGenericArguments != nil || wrapper.genericParameters.isEmpty
             || !bindings.isEmpty && wrapper.genericParameters.allSatisfy { bindings[$0] != nil })
     {
         valueType = wrapper.wrappedValueType(bindings)
@@ -742,13 +742,31 @@ func qualifiedMemberType(_ type: String, of wrapper: String, genericParameters: 
     return typeText(result)
 }
 
-/// The attribute's type name without generic arguments: `State`, `SwiftUI.State`.
+/// The attribute's type name without generic arguments: `State`, `SwiftUI.State`, `FocusState.Binding`
+/// for `@FocusState<Bool>.Binding`.
 func attributeTypeName(_ attribute: Attribute, context: SourceContext) -> String {
-    var end = attribute.name.lower
-    while end < attribute.name.upper && !context.token(end, hasPrefix: "<") { end += 1 }
-    // Almost always one token: its text, without joining.
-    if end == attribute.name.lower + 1 { return context.text(attribute.name.lower) }
-    return (attribute.name.lower..<end).map { context.text($0) }.joined()
+    guard let arguments = attributeGenericArguments(attribute, context: context) else {
+        // Almost always one token: its text, without joining.
+        if attribute.name.upper == attribute.name.lower + 1 { return context.text(attribute.name.lower) }
+        return context.text(attribute.name)
+    }
+    return context.text(TokenSpan(attribute.name.lower, arguments.lower)) + context.text(TokenSpan(arguments.upper, attribute.name.upper))
+}
+
+/// The generic argument clause written in an attribute's name, `<` to its `>` (`@State<Int>`,
+/// `@FocusState<Bool>.Binding`), if it has one.
+func attributeGenericArguments(_ attribute: Attribute, context: SourceContext) -> TokenSpan? {
+    guard let open = (attribute.name.lower..<attribute.name.upper).first(where: { context.token($0, hasPrefix: "<") }) else { return nil }
+    // Angle brackets are counted in the tokens' bytes: `>>` and `?>` close as many as they hold; `->` is an arrow.
+    var depth = 0
+    for index in open..<attribute.name.upper where !context.token(index, isSpelled: "->") {
+        for byte in context.bytes[context.tree.tokens[index].range] {
+            if byte == UInt8(ascii: "<") { depth += 1 }
+            if byte == UInt8(ascii: ">") { depth -= 1 }
+        }
+        if depth <= 0 { return TokenSpan(open, index + 1) }
+    }
+    return nil
 }
 
 /// An attribute that might be another property wrapper (a capitalized name

@@ -88,20 +88,9 @@ enum WrapperCatalog {
             }
             """#
         ),
-        (
-            "FocusState",
-            #"""
-            @frozen @propertyWrapper
-            public struct FocusState<Value: Hashable>: DynamicProperty {
-                @frozen @propertyWrapper
-                public struct Binding {}
-                public init() where Value == Bool
-                public init<T: Hashable>() where Value == T?
-                public var wrappedValue: Value { get nonmutating set }
-                public var projectedValue: FocusState<Value>.Binding { get }
-            }
-            """#
-        ),
+        ("FocusState", focusState),
+        // Declared inside `FocusState` (a child view's `@FocusState.Binding var isFocused: Bool`), read from its text.
+        ("FocusState.Binding", focusState),
         (
             "GestureState",
             #"""
@@ -226,6 +215,24 @@ enum WrapperCatalog {
         ),
     ]
 
+    /// `FocusState` with its nested wrapper `Binding`, which has no init a module can call (its
+    /// storage is SwiftUI's own): a property of it gets its value from an init's argument, `$focus`.
+    private static let focusState = #"""
+        @frozen @propertyWrapper
+        public struct FocusState<Value: Hashable>: DynamicProperty {
+            @frozen @propertyWrapper
+            public struct Binding {
+                internal init(storage: Never)
+                public var wrappedValue: Value { get nonmutating set }
+                public var projectedValue: FocusState<Value>.Binding { get }
+            }
+            public init() where Value == Bool
+            public init<T: Hashable>() where Value == T?
+            public var wrappedValue: Value { get nonmutating set }
+            public var projectedValue: FocusState<Value>.Binding { get }
+        }
+        """#
+
     /// Every built-in wrapper, read at once (the tests compare them with the stand-in).
     static var shapes: WrapperShapes {
         var shapes = WrapperShapes()
@@ -239,6 +246,11 @@ enum WrapperCatalog {
     /// By index, not by name: a few names are compared at once, where a process's first
     /// dictionaries of these types cost it type metadata and hashing.
     private static let read = Mutex<[WrapperShape?]>([WrapperShape?](repeating: nil, count: declarations.count))
+
+    /// Whether `name` is a built-in wrapper's.
+    static func declares(_ name: String) -> Bool {
+        declarations.contains { $0.name == name }
+    }
 
     /// The built-in wrapper named `name`, read from its declaration the first time it is asked for.
     static func shape(named name: String) -> WrapperShape? {

@@ -102,8 +102,12 @@ public final class WrapperShape: Sendable {
 
     public let name: String
     public let kind: Kind
-    /// The names of the generic parameters, in order.
+    /// The names of the generic parameters, in order: for a wrapper nested in a generic type
+    /// (`FocusState<Value>.Binding`), the enclosing type's.
     public let genericParameters: [String]
+    /// For a wrapper declared inside another type (`FocusState.Binding`, named so): that type,
+    /// whose generic arguments the storage's type takes (`FocusState<Bool>.Binding`).
+    public let outerType: String?
     public let initializers: [Initializer]
     public let wrappedValue: Member
     public let projectedValue: Member?
@@ -139,16 +143,19 @@ public final class WrapperShape: Sendable {
     init(
         name: String, kind: Kind, genericParameters: [String], initializers: [Initializer], wrappedValue: Member,
         projectedValue: Member?, enclosingInstance: Setter?, nestedTypes: Set<String>, sendable: Sendability,
-        projectsItself: Bool? = nil, wrappedMembers: [String] = []
+        projectsItself: Bool? = nil, wrappedMembers: [String] = [], outerType: String? = nil
     ) {
         self.wrappedMembers = wrappedMembers
+        self.outerType = outerType
+        // `State<` and `>`, or `FocusState<` and `>.Binding`: the storage's type around its generic arguments.
+        let (head, tail) = outerType.map { ($0, String(name.dropFirst($0.count))) } ?? (name, "")
         // Read once a process for each built-in wrapper: its tokens only when the type starts with the name.
         self.projectsItself =
             projectsItself
             ?? projectedValue.map { projected in
-                guard projected.type.hasPrefix(name) else { return false }
-                let own = genericParameters.isEmpty ? [name] : [name, "<"] + genericParameters.flatMap { [$0, ","] }.dropLast() + [">"]
-                return typeTokens(projected.type) == own
+                guard projected.type.hasPrefix(head) else { return false }
+                let arguments = genericParameters.isEmpty ? [] : ["<"] + genericParameters.flatMap { [$0, ","] }.dropLast() + [">"]
+                return typeTokens(projected.type) == [head] + arguments + typeTokens(tail)
             } ?? false
         self.name = name
         self.kind = kind
@@ -171,7 +178,7 @@ public final class WrapperShape: Sendable {
         projectedValueTokens = projectedTokens
         if genericParameters.count == 1, wrappedValue.type == genericParameters[0] {
             let parameter = genericParameters[0]
-            let storage = TypeTextSlots([name + "<", ">"])
+            let storage = TypeTextSlots([head + "<", ">" + tail])
             let projected = projectedTokens.map { TypeTextSlots(typeTextSlots($0, at: parameter)) }
             plainValueSlots = PlainValueSlots(storage: storage, projected: projected, projectedIsStorage: projected == storage)
         } else {
@@ -273,11 +280,13 @@ public final class WrapperShape: Sendable {
 
 /// The wrapper shapes known to one lowering, by type name.
 extension WrapperShape {
-    /// The storage type for generic arguments `bindings`: `State<Int>`, or the plain name.
+    /// The storage type for generic arguments `bindings`: `State<Int>`, `FocusState<Bool>.Binding`,
+    /// or the plain name.
     func storageType(_ bindings: [String: [String]]) -> String {
-        genericParameters.isEmpty
-            ? name
-            : name + "<" + genericParameters.map { typeText(bindings[$0] ?? [$0]) }.joined(separator: ", ") + ">"
+        guard !genericParameters.isEmpty else { return name }
+        let arguments = "<" + genericParameters.map { typeText(bindings[$0] ?? [$0]) }.joined(separator: ", ") + ">"
+        guard let outerType else { return name + arguments }
+        return outerType + arguments + name.dropFirst(outerType.count)
     }
 
     /// The type of `projectedValue` for generic arguments `bindings`, nested types qualified; nil without one.
@@ -348,9 +357,20 @@ public struct WrapperShapes: Sendable {
         // Matched to a wrapper by name only when there is one: most files declare none, and a
         // table by name made a String of every extension's name.
         var extensions: [TypeDecl] = []
-        // Top-level declarations only: a nested wrapper's name is not its bare name.
+        /// Wrappers declared in a top-level type's body (`FocusState.Binding`), with that type.
+        var nested: [(outer: TypeDecl, wrapper: TypeDecl)] = []
+        func isWrapper(_ type: TypeDecl) -> Bool {
+            type.prefix.attributes.contains(where: { context.span($0.name, isSpelled: "propertyWrapper") })
+        }
+        // Top-level declarations, and wrappers one level inside them: a nested wrapper's name is
+        // not its bare name but `Outer.Inner`.
         func collect(_ items: SyntaxList<Item>) {
             for item in items {
+                if case .type(let type) = item, type.kind != .extension, type.kind != .protocol {
+                    for case .type(let member) in type.members where member.kind != .extension && isWrapper(member) {
+                        nested.append((type, member))
+                    }
+                }
                 switch item {
                 case .type(let type) where type.kind == .extension:
                     extensions.append(type)
@@ -359,7 +379,7 @@ public struct WrapperShapes: Sendable {
                     }
                 case .other(let declaration) where declaration.kind == .typealias:
                     if let (name, read) = WrapperAlias.read(declaration, context: context) { alias(name, read) }
-                case .type(let type) where type.prefix.attributes.contains(where: { context.span($0.name, isSpelled: "propertyWrapper") }):
+                case .type(let type) where isWrapper(type):
                     wrappers.append(type)
                 case .type(let type) where type.kind == .protocol:
                     `protocol`(
@@ -378,6 +398,13 @@ public struct WrapperShapes: Sendable {
             let own = extensions.filter { context.text($0.name) == name }
             if let shape = readShape(type, extensions: own, context: context) {
                 wrapper(name, shape)
+            }
+        }
+        // Only a wrapper without generic parameters of its own: its storage's type is the outer type's
+        // with arguments, then its name (`FocusState<Bool>.Binding`).
+        for (outer, type) in nested where type.genericParameters == nil {
+            if let shape = readShape(type, extensions: [], outer: outer, context: context) {
+                wrapper(shape.name, shape)
             }
         }
     }
@@ -414,7 +441,7 @@ public struct WrapperShapes: Sendable {
     /// The built-in catalog (SPEC table T).
     public static var builtIn: WrapperShapes { WrapperCatalog.shapes }
 
-    /// The shape for an attribute name as written: `State`, `SwiftUI.State`.
+    /// The shape for an attribute name as written: `State`, `SwiftUI.State`, `FocusState.Binding`.
     public func shape(named name: String) -> WrapperShape? {
         shape(named: name, aliasesFollowed: 0)
     }
@@ -422,15 +449,30 @@ public struct WrapperShapes: Sendable {
     private func shape(named name: String, aliasesFollowed: Int) -> WrapperShape? {
         // Most files declare no wrapper: skip hashing the name for an empty table.
         if !byName.isEmpty, let shape = byName[name] { return shape }
-        if let last = nameAfterLastDot(name) {
-            return byName[last] ?? (includesCatalog ? WrapperCatalog.shape(named: last) : nil)
-        }
+        if nameAfterLastDot(name) != nil { return shape(qualified: name) }
         if let shape = includesCatalog ? WrapperCatalog.shape(named: name) : nil { return shape }
         // A typealias of a wrapper type (of another alias, a few deep).
         guard !aliases.isEmpty, aliasesFollowed < 4, let alias = aliases[name],
             let target = shape(named: alias.target, aliasesFollowed: aliasesFollowed + 1)
         else { return nil }
         return target.aliased(as: name, alias)
+    }
+
+    /// A dotted name: a module's wrapper (`SwiftUI.State`) or one declared in another type
+    /// (`FocusState.Binding`, `SwiftUI.FocusState.Binding`), the longest known name it ends with.
+    /// A name after a known wrapper's (`FocusState.Value`) is a member of that type, not the wrapper
+    /// of that name (SwiftUI's `Binding`): none known.
+    private func shape(qualified name: String) -> WrapperShape? {
+        let components = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        for start in components.indices {
+            if start > 0 {
+                let qualifier = components[start - 1]
+                if byName[qualifier] != nil || includesCatalog && WrapperCatalog.declares(qualifier) { return nil }
+            }
+            let suffix = components[start...].joined(separator: ".")
+            if let shape = byName[suffix] ?? (includesCatalog ? WrapperCatalog.shape(named: suffix) : nil) { return shape }
+        }
+        return nil
     }
 }
 
@@ -514,7 +556,8 @@ extension WrapperShape {
         return WrapperShape(
             name: name, kind: kind, genericParameters: alias.parameters, initializers: initializers,
             wrappedValue: bound(wrappedValue), projectedValue: projectedValue.map(bound), enclosingInstance: enclosingInstance,
-            nestedTypes: nestedTypes, sendable: sendable, projectsItself: projectsItself, wrappedMembers: wrappedMembers)
+            nestedTypes: nestedTypes, sendable: sendable, projectsItself: projectsItself, wrappedMembers: wrappedMembers,
+            outerType: outerType)
     }
 }
 
@@ -560,7 +603,8 @@ func inheritedNames(_ text: String) -> [String] {
 
 // MARK: - Reading a declaration
 
-private func readShape(_ type: TypeDecl, extensions: [TypeDecl], context: SourceContext) -> WrapperShape? {
+/// `outer`: the type `type` is declared in, whose generic parameters it uses.
+private func readShape(_ type: TypeDecl, extensions: [TypeDecl], outer: TypeDecl? = nil, context: SourceContext) -> WrapperShape? {
     let kind: WrapperShape.Kind
     switch type.kind {
     case .struct: kind = .struct
@@ -580,7 +624,7 @@ private func readShape(_ type: TypeDecl, extensions: [TypeDecl], context: Source
     /// The implicit memberwise init's access: internal, or that of a less accessible stored property.
     var storedAccess = accessRank(nil)
     var sendable: WrapperShape.Sendability = .unknown
-    let genericParameters = type.genericParameters.map { genericParameterNames(context.text($0)) } ?? []
+    let genericParameters = [outer?.genericParameters, type.genericParameters].flatMap { $0.map { genericParameterNames(context.text($0)) } ?? [] }
     if type.inheritance.contains(where: { ["Sendable", "@unchecked Sendable"].contains(context.text($0)) }) || typeIsolation != nil {
         sendable = .always
     }
@@ -687,10 +731,12 @@ private func readShape(_ type: TypeDecl, extensions: [TypeDecl], context: Source
             initializers.append(empty)
         }
     }
+    let outerName = outer.map { context.text($0.name) }
     return WrapperShape(
-        name: context.text(type.name), kind: kind, genericParameters: genericParameters, initializers: initializers,
-        wrappedValue: wrappedValue, projectedValue: projectedValue, enclosingInstance: enclosingInstance,
-        nestedTypes: nestedTypes, sendable: sendable, wrappedMembers: wrappedMembers)
+        name: outerName.map { $0 + "." + context.text(type.name) } ?? context.text(type.name), kind: kind,
+        genericParameters: genericParameters, initializers: initializers, wrappedValue: wrappedValue, projectedValue: projectedValue,
+        enclosingInstance: enclosingInstance, nestedTypes: nestedTypes, sendable: sendable, wrappedMembers: wrappedMembers,
+        outerType: outerName)
 }
 
 private func readInitializer(_ function: FunctionDecl, context: SourceContext) -> WrapperShape.Initializer {

@@ -67,17 +67,24 @@ extension ParserState {
             modifiers: TreeBuilder.range(from: modifiers, in: tables.modifiers), start: start)
     }
 
-    /// `@Name`, `@A.B`, `@State<Int>`, with `(arguments)` written right after the name.
+    /// `@Name`, `@A.B`, `@State<Int>`, `@FocusState<Bool>.Binding` (a member of a generic
+    /// type), with `(arguments)` written right after the name.
     mutating func parseAttribute() -> Attribute {
         let atSign = index
         advance()
         let nameStart = index
         if kind.isWord { advance() }
-        while at(.period) && kind(at: index + 1).isWord {
-            advance()
-            advance()
+        while true {
+            if at(.period) && kind(at: index + 1).isWord {
+                advance()
+                advance()
+            } else if atLeftAngle && isAttached(index) {
+                parseGenericArguments()
+                guard at(.period) && kind(at: index + 1).isWord else { break }
+            } else {
+                break
+            }
         }
-        if atLeftAngle && isAttached(index) { parseGenericArguments() }
         let name = TokenSpan(nameStart, end)
         var arguments: TokenSpan?
         if at(.leftParen) && isAttached(index) && !view.takesNoArguments(name) {

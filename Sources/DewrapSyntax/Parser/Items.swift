@@ -214,8 +214,17 @@ extension TokenView {
     func skipAttribute(from start: Int) -> Int {
         var i = start + 1
         if kind(at: i).isWord { i += 1 }
-        while kind(at: i) == .period && kind(at: i + 1).isWord { i += 2 }
-        if i <= last && isAttached(i) && startsWithLeftAngle(i) { i = skipAngleBrackets(from: i) }
+        // `@A.B`, `@A<T>`, `@A<T>.B` (as `parseAttribute` reads them).
+        while true {
+            if kind(at: i) == .period && kind(at: i + 1).isWord {
+                i += 2
+            } else if i <= last && isAttached(i) && startsWithLeftAngle(i) {
+                i = skipAngleBrackets(from: i)
+                guard kind(at: i) == .period && kind(at: i + 1).isWord else { break }
+            } else {
+                break
+            }
+        }
         if kind(at: i) == .leftParen && isAttached(i) && !takesNoArguments(TokenSpan(start + 1, i)) {
             i = skipBalancedFrom(i)
         }
