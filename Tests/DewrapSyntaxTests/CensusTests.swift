@@ -51,6 +51,7 @@ struct CensusTests {
         func collectMembers(_ items: SyntaxList<Item>) {
             for item in items {
                 if case .variable(let variable) = item { members.insert(variable.keyword) }
+                if case .type(let type) = item, !type.prefix.attributes.isEmpty { census.attributedMemberType = true }
                 if case .ifConfig(let ifConfig) = item { ifConfig.clauses.forEach { collectMembers($0.items) } }
             }
         }

@@ -357,20 +357,12 @@ public struct WrapperShapes: Sendable {
         // Matched to a wrapper by name only when there is one: most files declare none, and a
         // table by name made a String of every extension's name.
         var extensions: [TypeDecl] = []
-        /// Wrappers declared in a top-level type's body (`FocusState.Binding`), with that type.
-        var nested: [(outer: TypeDecl, wrapper: TypeDecl)] = []
         func isWrapper(_ type: TypeDecl) -> Bool {
             type.prefix.attributes.contains(where: { context.span($0.name, isSpelled: "propertyWrapper") })
         }
-        // Top-level declarations, and wrappers one level inside them: a nested wrapper's name is
-        // not its bare name but `Outer.Inner`.
+        // Top-level declarations (and below, wrappers one level inside them).
         func collect(_ items: SyntaxList<Item>) {
             for item in items {
-                if case .type(let type) = item, type.kind != .extension, type.kind != .protocol {
-                    for case .type(let member) in type.members where member.kind != .extension && isWrapper(member) {
-                        nested.append((type, member))
-                    }
-                }
                 switch item {
                 case .type(let type) where type.kind == .extension:
                     extensions.append(type)
@@ -393,6 +385,25 @@ public struct WrapperShapes: Sendable {
             }
         }
         collect(context.tree.items)
+        // Wrappers declared in a top-level type's body (`FocusState.Binding`), with that type: named
+        // not by their bare name but `Outer.Inner`. Looked for only where the parser saw a member
+        // type with an attribute (a walk into every type's members cost every file).
+        var nested: [(outer: TypeDecl, wrapper: TypeDecl)] = []
+        func collectNested(_ items: SyntaxList<Item>) {
+            for item in items {
+                switch item {
+                case .type(let type) where type.kind != .extension && type.kind != .protocol:
+                    for case .type(let member) in type.members where member.kind != .extension && isWrapper(member) {
+                        nested.append((type, member))
+                    }
+                case .ifConfig(let ifConfig):
+                    for clause in ifConfig.clauses { collectNested(clause.items) }
+                default:
+                    continue
+                }
+            }
+        }
+        if context.tree.census.attributedMemberType { collectNested(context.tree.items) }
         for type in wrappers {
             let name = context.text(type.name)
             let own = extensions.filter { context.text($0.name) == name }

@@ -16,6 +16,7 @@ extension ParserState {
             return .function(tree.add(function))
         case .struct, .class, .actor, .enum, .protocol, .extension:
             if context == .code || context == .switchCase { census.typeInCode = true }
+            if context == .members && prefix.attributes.count > 0 { census.attributedMemberType = true }
             let type = parseTypeDeclaration(prefix)
             return .type(tree.add(type))
         default:

@@ -36,6 +36,8 @@ public struct SyntaxCensus: Sendable, Equatable {
     public var attributedVariableOutsideTypes = false
     /// A type is declared in code (a function, accessor, closure or statement body).
     public var typeInCode = false
+    /// A type with an attribute is declared in a type's member list (a nested `@propertyWrapper`).
+    public var attributedMemberType = false
 
     public init() {}
 }
