@@ -88,7 +88,7 @@ extension SourceContext {
         var i = span.lower
         var typeEnd = i
         while i < span.upper {
-            guard tokens[i].kind == .identifier, startsUppercase(i) else { break }
+            guard tokens[i].kind == .identifier, startsUppercase(i) || i == span.lower && isLowercaseTypeName(i) else { break }
             i += 1
             if i < span.upper, token(i, hasPrefix: "<") { i = angleEnd(from: i, limit: span.upper) }
             typeEnd = i
@@ -146,6 +146,20 @@ extension SourceContext {
             return genericSDKTypes.contains(component)
         }
         return named && declarationIndex.types[type] == nil && moduleSources?.type(named: type) == nil
+    }
+
+    /// `iOSTabs` in `iOSTabs()`: a name that does not start with a capital is a type's only where this file or
+    /// the module declares a type of that name and no function (a call of one is the usual case).
+    private func isLowercaseTypeName(_ i: Int) -> Bool {
+        guard let first = bytes[tokens[i].start...].first, first >= UInt8(ascii: "a") && first <= UInt8(ascii: "z") else { return false }
+        let name = text(i)
+        let index = declarationIndex
+        guard index.functions.entry(name, of: "") == nil, moduleSources?.function(name, of: "") == nil else { return false }
+        switch (index.types[name], moduleSources?.type(named: name)) {
+        case (.some(.none), _), (_, .some(.none)): return false // two types of that name
+        case (.some(.some), _), (.none, .some(.some)): return true
+        default: return false
+        }
     }
 
     private func startsUppercase(_ i: Int) -> Bool {
