@@ -109,8 +109,10 @@ func writeModuleIndex(_ path: String, moduleSources: [String], wrapperSources: [
 /// Reads an index written by `--write-module-index` for `moduleSources` (`--module-index FILE`): an
 /// entry for each, in their order. It must list exactly those files: it is trusted to describe them
 /// as they are, which a build system ensures by writing it again whenever one of them changes (as
-/// the build plugin's commands do).
-func readModuleIndex(_ path: String, moduleSources: [String]) throws(FileError) -> [ModuleIndexEntry] {
+/// the build plugin's commands do). A file it lists may also be one of the run's `inputs` (one file
+/// of a folder given as `--module-sources` lowered): it is then not a module source of the run, and
+/// its entry is passed over.
+func readModuleIndex(_ path: String, moduleSources: [String], inputs: [String] = []) throws(FileError) -> [ModuleIndexEntry] {
     // On the bytes: Strings split by Characters cost a build step's lowering more than its file.
     let bytes = try readInput(path)
     let stale = FileError(message: "'\(path)' is not a module index of these module sources (format 3); write it again with '--write-module-index'")
@@ -166,7 +168,14 @@ func readModuleIndex(_ path: String, moduleSources: [String]) throws(FileError) 
                 if positions == nil {
                     positions = Dictionary(moduleSources.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
                 }
-                position = positions?[unescaped(bytes[fieldStart..<lineEnd])]
+                let listed = unescaped(bytes[fieldStart..<lineEnd])
+                position = positions?[listed]
+                // Looked up by identity: the input may be spelled otherwise than the index has it.
+                if position == nil, let identity = FileIdentity(path: listed),
+                    inputs.contains(where: { $0 != "-" && FileIdentity(path: $0) == identity })
+                {
+                    continue
+                }
             }
             guard let position, entries[position] == nil else { throw stale }
             entries[position] = ModuleIndexEntry(

@@ -27,7 +27,7 @@ func run(_ jobs: [Job], invocation: Invocation) -> ExitStatus {
             invocation.action == .lower
             ? try moduleSourceFiles(invocation.moduleSources, inputs: jobs.map(\.input)) : []
         if let path = invocation.moduleIndex, invocation.action == .lower {
-            moduleIndex = try readModuleIndex(path, moduleSources: moduleSources)
+            moduleIndex = try readModuleIndex(path, moduleSources: moduleSources, inputs: jobs.map(\.input))
         }
     } catch {
         writeStandardError("dewrap: error: \(error.message)\n")

@@ -198,6 +198,26 @@ import Testing
         #expect(alone.status == 64)
     }
 
+    /// The index of a folder, one file of which is the run's input (not a module source of that run):
+    /// its entry is passed over, and the results are those of the folder read file by file. A file
+    /// the index lists that is neither is still a stale index.
+    @Test func anIndexMayListTheInput() throws {
+        let folder = try project()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try write("struct Unused {}\n", to: folder.appendingPathComponent("Plain/Unused.swift"))
+        #expect(try runDewrap(["--write-module-index", "index.txt", "--module-sources", ".", "--module-sources", "Plain"], in: folder).status == 0)
+        for input in ["View.swift", "./View.swift"] {
+            let plain = try runDewrap(["--module-sources", ".", "--module-sources", "Plain", input], in: folder)
+            let indexed = try runDewrap(["--module-sources", ".", "--module-sources", "Plain", "--module-index", "index.txt", input], in: folder)
+            #expect(plain.status == 0 && indexed.status == 0, "\(indexed.stderr)")
+            #expect(indexed.stdout == plain.stdout && indexed.stderr == plain.stderr)
+            #expect(indexed.stdoutText.contains("_volume: Clamped"))
+        }
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("Plain/Unused.swift"))
+        let stale = try runDewrap(["--module-sources", ".", "--module-sources", "Plain", "--module-index", "index.txt", "View.swift"], in: folder)
+        #expect(stale.status == 1 && stale.stderr.contains("is not a module index of these module sources"))
+    }
+
     /// What `T(…)` needs of the module sources (a generic type, a failable init) comes from the index
     /// as from the files themselves: `Tag(raw:)` may be nil, `Tag(named:)` is a `Tag`.
     @Test func anIndexKnowsWhichConstructionsAreUncertain() throws {
