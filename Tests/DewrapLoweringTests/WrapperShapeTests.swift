@@ -232,6 +232,31 @@ struct CodingProtocolTests {
         #expect(String(decoding: result.output, as: UTF8.self).contains("private var _count: Option<Int>"))
     }
 
+    /// A dotted attribute name: a framework's wrapper (`SwiftUI.State`), one declared in a type
+    /// (`FocusState.Binding`, also after `SwiftUI.`), or a member of a type dewrap does not know,
+    /// never SwiftUI's wrapper of the last name (`AccessibilityFocusState.Binding` is not `Binding`).
+    @Test(
+        arguments: [
+            ("@SwiftUI.State private var x = 1", "private var _x: State<Int>"),
+            ("@FocusState.Binding var x: Bool", "private var _x: FocusState<Bool>.Binding"),
+            ("@SwiftUI.FocusState.Binding var x: Bool", "private var _x: FocusState<Bool>.Binding"),
+            ("@FocusState<Int?>.Binding var x: Int?", "private var _x: FocusState<Int?>.Binding"),
+            ("@AccessibilityFocusState.Binding var x: Bool", nil),
+            ("@Other.State var x = 1", nil),
+            ("@FocusState.Value var x = 1", nil),
+        ] as [(String, String?)])
+    func dottedAttributeNames(_ declaration: String, _ storage: String?) {
+        let source = "import SwiftUI\nstruct V: View {\n    \(declaration)\n    var body: some View { Text(\"\") }\n}\n"
+        let result = lower(Array(source.utf8), fileName: "V.swift")
+        let output = String(decoding: result.output, as: UTF8.self)
+        if let storage {
+            #expect(result.diagnostics.isEmpty && output.contains(storage), "\(output)")
+        } else {
+            #expect(output == source)
+            #expect(result.diagnostics.map(\.message).first?.contains("is left as written: dewrap does not have") == true)
+        }
+    }
+
     @Test func inheritedNames() {
         #expect(
             WrapperShapes(readingDeclarationsIn: Array("protocol P: @unchecked Sendable, Swift.Encodable & Decodable {}".utf8))

@@ -472,7 +472,8 @@ public struct WrapperShapes: Sendable {
     /// A dotted name: a module's wrapper (`SwiftUI.State`) or one declared in another type
     /// (`FocusState.Binding`, `SwiftUI.FocusState.Binding`), the longest known name it ends with.
     /// A name after a known wrapper's (`FocusState.Value`) is a member of that type, not the wrapper
-    /// of that name (SwiftUI's `Binding`): none known.
+    /// of that name (SwiftUI's `Binding`): none known. A built-in wrapper is named with no qualifier
+    /// but its framework's: `AccessibilityFocusState.Binding` is not SwiftUI's `Binding`.
     private func shape(qualified name: String) -> WrapperShape? {
         let components = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         for start in components.indices {
@@ -481,7 +482,12 @@ public struct WrapperShapes: Sendable {
                 if byName[qualifier] != nil || includesCatalog && WrapperCatalog.declares(qualifier) { return nil }
             }
             let suffix = components[start...].joined(separator: ".")
-            if let shape = byName[suffix] ?? (includesCatalog ? WrapperCatalog.shape(named: suffix) : nil) { return shape }
+            if let shape = byName[suffix] { return shape }
+            if includesCatalog, start == 0 || start == 1 && ["SwiftUI", "Combine", "SwiftData"].contains(components[0]),
+                let shape = WrapperCatalog.shape(named: suffix)
+            {
+                return shape
+            }
         }
         return nil
     }
