@@ -8,7 +8,7 @@ struct WrapperShapeTests {
     static let tableT = [
         "State", "Binding", "StateObject", "ObservedObject", "EnvironmentObject", "Environment", "FocusState",
         "GestureState", "AppStorage", "SceneStorage", "Bindable", "Namespace", "ScaledMetric", "FocusedValue",
-        "FetchRequest", "Query", "Published", "FocusState.Binding",
+        "FetchRequest", "Query", "Published", "FocusState.Binding", "AccessibilityFocusState", "AccessibilityFocusState.Binding",
     ]
 
     @Test func theCatalogHoldsTableT() {
@@ -234,14 +234,15 @@ struct CodingProtocolTests {
 
     /// A dotted attribute name: a framework's wrapper (`SwiftUI.State`), one declared in a type
     /// (`FocusState.Binding`, also after `SwiftUI.`), or a member of a type dewrap does not know,
-    /// never SwiftUI's wrapper of the last name (`AccessibilityFocusState.Binding` is not `Binding`).
+    /// never SwiftUI's wrapper of the last name (`Accessibility.Binding` is not `Binding`).
     @Test(
         arguments: [
             ("@SwiftUI.State private var x = 1", "private var _x: State<Int>"),
             ("@FocusState.Binding var x: Bool", "private var _x: FocusState<Bool>.Binding"),
             ("@SwiftUI.FocusState.Binding var x: Bool", "private var _x: FocusState<Bool>.Binding"),
             ("@FocusState<Int?>.Binding var x: Int?", "private var _x: FocusState<Int?>.Binding"),
-            ("@AccessibilityFocusState.Binding var x: Bool", nil),
+            ("@AccessibilityFocusState.Binding var x: Bool", "private var _x: AccessibilityFocusState<Bool>.Binding"),
+            ("@Accessibility.Binding var x: Bool", nil),
             ("@Other.State var x = 1", nil),
             ("@FocusState.Value var x = 1", nil),
         ] as [(String, String?)])

@@ -91,6 +91,8 @@ enum WrapperCatalog {
         ("FocusState", focusState),
         // Declared inside `FocusState` (a child view's `@FocusState.Binding var isFocused: Bool`), read from its text.
         ("FocusState.Binding", focusState),
+        ("AccessibilityFocusState", accessibilityFocusState),
+        ("AccessibilityFocusState.Binding", accessibilityFocusState),
         (
             "GestureState",
             #"""
@@ -230,6 +232,25 @@ enum WrapperCatalog {
             public init<T: Hashable>() where Value == T?
             public var wrappedValue: Value { get nonmutating set }
             public var projectedValue: FocusState<Value>.Binding { get }
+        }
+        """#
+
+    /// `FocusState`'s twin for the focus of VoiceOver and other accessibility technologies.
+    private static let accessibilityFocusState = #"""
+        @frozen @propertyWrapper
+        public struct AccessibilityFocusState<Value: Hashable>: DynamicProperty {
+            @frozen @propertyWrapper
+            public struct Binding {
+                internal init(storage: Never)
+                public var wrappedValue: Value { get nonmutating set }
+                public var projectedValue: AccessibilityFocusState<Value>.Binding { get }
+            }
+            public init() where Value == Bool
+            public init(for technologies: AccessibilityTechnologies) where Value == Bool
+            public init<T: Hashable>() where Value == T?
+            public init<T: Hashable>(for technologies: AccessibilityTechnologies) where Value == T?
+            public var wrappedValue: Value { get nonmutating set }
+            public var projectedValue: AccessibilityFocusState<Value>.Binding { get }
         }
         """#
 
