@@ -39,4 +39,28 @@ struct TypeInferenceTests {
         #expect(storageType("tabs()", declarations: function) == "Int")
         #expect(storageType("tabs()", otherFile: function) == "Int")
     }
+
+    /// A member's initial value may name its type's static members without `Self.` (Apple's Food
+    /// Truck sample: `static let all = [classic, cosmos]`): the type's own, not a global of that
+    /// name; in this file or in another file of the module.
+    @Test func staticMembersNamedWithoutSelf() {
+        let donut = """
+            struct Donut {
+                static let classic = Donut()
+                static let all = [classic, classic]
+                static func make() -> Donut { classic }
+                static let made = [make()]
+            }
+            let classic = 3
+
+            """
+        #expect(storageType("Donut.all", declarations: donut) == "[Donut]")
+        #expect(storageType("Donut.made", declarations: donut) == "[Donut]")
+        #expect(storageType("Donut.all", otherFile: donut) == "[Donut]")
+        // Without the type's own member, the global.
+        #expect(storageType("Box.size", declarations: "let side = 3\nstruct Box {\n    static let size = [side]\n}\n") == "[Int]")
+        // A member of another type of that name is no help.
+        #expect(
+            storageType("Box.size", declarations: "enum Other {\n    static let side = 3\n}\nstruct Box {\n    static let size = [side]\n}\n") == nil)
+    }
 }

@@ -49,6 +49,9 @@ final class DeclarationIndex {
     private(set) var functions = MemberTable<Function>()
     /// How deep look-ups are nested (a value's initial value names another declaration): cycles end here.
     var depth = 0
+    /// The types whose member's initial value is being read, innermost last: a name written there
+    /// without a qualifier may be one of the type's static members (`static let all = [classic]`).
+    var owners: [String] = []
     /// The generic parameters' names of the generic non-extension types (`struct Factory<Format>`),
     /// by simple name: a member's type in an extension may name them.
     private(set) var typeGenericParameters: [String: [String]] = [:]
@@ -268,6 +271,15 @@ extension SourceContext {
         if tree.nearestLocalName(at: names[0], where: { token($0.token, isSpelled: first) }) != nil { return nil }
         let member = text(names[names.count - 1])
         if names.count == 1 {
+            // In a member's initial value, a static member of its type named without `Self.` (`static let
+            // all = [classic]`): the type's own member, not a global of that name.
+            if let owner = index.owners.last {
+                let declared =
+                    isCall
+                    ? index.functions.entry(member, of: owner) != nil || moduleSources?.function(member, of: owner) != nil
+                    : index.values.entry(member, of: owner) != nil || moduleSources?.value(member, of: owner) != nil
+                if declared { return memberType(member, of: owner, isCall: isCall) }
+            }
             // A global (or a static member of some type named without `Self.`: then uncertain).
             let declaredAsStatic =
                 index.values.members.contains { $0.owner != "" && $0.name == member }
@@ -437,6 +449,10 @@ extension SourceContext {
             if tree.tokens[open].kind == .leftParen, closingIndex(from: open) == initializer.upper - 1 { return owner }
             return nil
         }
+        guard let owner = value.owner else { return inferredType(of: initializer) }
+        let index = declarationIndex
+        index.owners.append(owner)
+        defer { index.owners.removeLast() }
         return inferredType(of: initializer)
     }
 
