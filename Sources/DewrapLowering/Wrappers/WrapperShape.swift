@@ -473,7 +473,7 @@ public struct WrapperShapes: Sendable {
     /// (`FocusState.Binding`, `SwiftUI.FocusState.Binding`), the longest known name it ends with.
     /// A name after a known wrapper's (`FocusState.Value`) is a member of that type, not the wrapper
     /// of that name (SwiftUI's `Binding`): none known. A built-in wrapper is named with no qualifier
-    /// but its framework's: `AccessibilityFocusState.Binding` is not SwiftUI's `Binding`.
+    /// but its framework's: `Other.State` is not SwiftUI's `State`.
     private func shape(qualified name: String) -> WrapperShape? {
         let components = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         for start in components.indices {
