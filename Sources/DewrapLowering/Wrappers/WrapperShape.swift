@@ -340,7 +340,7 @@ public struct WrapperShapes: Sendable {
     static func shape(named name: String, declaredIn source: [UInt8]) -> WrapperShape? {
         var found: WrapperShape?
         let context = SourceContext(bytes: source, tree: Parser.parse(source, bodies: .skippingPlain))
-        readDeclarations(in: context, protocol: { _, _, _ in }) { declared, shape in
+        readDeclarations(in: context, only: name, protocol: { _, _, _ in }) { declared, shape in
             if declared == name { found = shape }
         }
         return found
@@ -348,8 +348,9 @@ public struct WrapperShapes: Sendable {
 
     /// Reads the wrappers (each with its extensions) and the protocols (each with the names
     /// it inherits) declared at the top level of a parsed file, in any `#if` branch, in order.
+    /// `only`: the one wrapper wanted (a built-in's text declares `FocusState` and `FocusState.Binding`).
     private static func readDeclarations(
-        in context: SourceContext, protocol: (String, [String], [String: AssociatedTypeRequirement]) -> Void,
+        in context: SourceContext, only: String? = nil, protocol: (String, [String], [String: AssociatedTypeRequirement]) -> Void,
         alias: (String, WrapperAlias) -> Void = { _, _ in },
         wrapper: (String, WrapperShape) -> Void
     ) {
@@ -388,13 +389,13 @@ public struct WrapperShapes: Sendable {
         // Wrappers declared in a top-level type's body (`FocusState.Binding`), with that type: named
         // not by their bare name but `Outer.Inner`. Looked for only where the parser saw a member
         // type with an attribute (a walk into every type's members cost every file).
-        var nested: [(outer: TypeDecl, wrapper: TypeDecl)] = []
+        var nested: [NestedWrapper] = []
         func collectNested(_ items: SyntaxList<Item>) {
             for item in items {
                 switch item {
                 case .type(let type) where type.kind != .extension && type.kind != .protocol:
                     for case .type(let member) in type.members where member.kind != .extension && isWrapper(member) {
-                        nested.append((type, member))
+                        nested.append(NestedWrapper(outer: type, wrapper: member))
                     }
                 case .ifConfig(let ifConfig):
                     for clause in ifConfig.clauses { collectNested(clause.items) }
@@ -406,6 +407,7 @@ public struct WrapperShapes: Sendable {
         if context.tree.census.attributedMemberType { collectNested(context.tree.items) }
         for type in wrappers {
             let name = context.text(type.name)
+            if let only, name != only { continue }
             let own = extensions.filter { context.text($0.name) == name }
             if let shape = readShape(type, extensions: own, context: context) {
                 wrapper(name, shape)
@@ -413,7 +415,9 @@ public struct WrapperShapes: Sendable {
         }
         // Only a wrapper without generic parameters of its own: its storage's type is the outer type's
         // with arguments, then its name (`FocusState<Bool>.Binding`).
-        for (outer, type) in nested where type.genericParameters == nil {
+        for declaration in nested where declaration.wrapper.genericParameters == nil {
+            let (outer, type) = (declaration.outer, declaration.wrapper)
+            if let only, only != context.text(outer.name) + "." + context.text(type.name) { continue }
             if let shape = readShape(type, extensions: [], outer: outer, context: context) {
                 wrapper(shape.name, shape)
             }
@@ -491,6 +495,13 @@ public struct WrapperShapes: Sendable {
         }
         return nil
     }
+}
+
+/// A wrapper declared in a top-level type's body, with that type. A struct, not a tuple: a process's
+/// first array of a tuple type costs it the tuple's metadata.
+private struct NestedWrapper {
+    var outer: TypeDecl
+    var wrapper: TypeDecl
 }
 
 /// `typealias Name<P…> = Target<A…>`: a wrapper attribute may name the wrapper through it. The
@@ -641,7 +652,10 @@ private func readShape(_ type: TypeDecl, extensions: [TypeDecl], outer: TypeDecl
     /// The implicit memberwise init's access: internal, or that of a less accessible stored property.
     var storedAccess = accessRank(nil)
     var sendable: WrapperShape.Sendability = .unknown
-    let genericParameters = [outer?.genericParameters, type.genericParameters].flatMap { $0.map { genericParameterNames(context.text($0)) } ?? [] }
+    // The outer type's first. Not an array of the optional clauses: a process's first array of a
+    // type costs it that type's metadata, for every wrapper read.
+    var genericParameters = outer?.genericParameters.map { genericParameterNames(context.text($0)) } ?? []
+    if let own = type.genericParameters { genericParameters += genericParameterNames(context.text(own)) }
     if type.inheritance.contains(where: { ["Sendable", "@unchecked Sendable"].contains(context.text($0)) }) || typeIsolation != nil {
         sendable = .always
     }
