@@ -84,6 +84,5 @@ func inPlaceFloorUsage(folder: String, paths: [String], changed: [(path: String,
 private func resourceUsage() -> (user: Double, system: Double) {
     var usage = rusage()
     getrusage(RUSAGE_SELF.rawValue, &usage)
-    func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
-    return (seconds(usage.ru_utime), seconds(usage.ru_stime))
+    return (seconds(of: usage.ru_utime), seconds(of: usage.ru_stime))
 }

@@ -68,6 +68,9 @@ func median(_ values: [Double]) -> Double {
     return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
 }
 
+/// A `timeval` (of `rusage`) in seconds.
+func seconds(of time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+
 /// Seconds taken by `work`, run in this process.
 func timed(_ work: () -> Void) -> Double {
     let start = DispatchTime.now().uptimeNanoseconds

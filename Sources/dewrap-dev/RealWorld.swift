@@ -430,6 +430,5 @@ func runWithUsage(_ command: [String]) -> (user: Double, system: Double, status:
     var status: Int32 = 0
     var usage = rusage()
     while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
-    func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
-    return (seconds(usage.ru_utime), seconds(usage.ru_stime), (status >> 8) & 0xFF)
+    return (seconds(of: usage.ru_utime), seconds(of: usage.ru_stime), (status >> 8) & 0xFF)
 }

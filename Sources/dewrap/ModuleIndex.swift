@@ -125,6 +125,7 @@ func readModuleIndex(_ path: String, moduleSources: [String], inputs: [String] =
     // nearly always the order they are named now: each line's path is compared with the next
     // module source's, and only looked up by path when they differ.
     var positions: [String: Int]?
+    var inputIdentities: Set<FileIdentity>?
     var next = 0
     try bytes.withUnsafeBufferPointer { (raw) throws(FileError) in
         guard let base = raw.baseAddress else { return }
@@ -170,11 +171,11 @@ func readModuleIndex(_ path: String, moduleSources: [String], inputs: [String] =
                 }
                 let listed = unescaped(bytes[fieldStart..<lineEnd])
                 position = positions?[listed]
-                // Looked up by identity: the input may be spelled otherwise than the index has it.
-                if position == nil, let identity = FileIdentity(path: listed),
-                    inputs.contains(where: { $0 != "-" && FileIdentity(path: $0) == identity })
-                {
-                    continue
+                // Looked up by identity: the input may be spelled otherwise than the index has it. The
+                // inputs' identities are found once (`-i` over the indexed folder lists every file).
+                if position == nil, let identity = FileIdentity(path: listed) {
+                    if inputIdentities == nil { inputIdentities = Set(inputs.compactMap { $0 == "-" ? nil : FileIdentity(path: $0) }) }
+                    if inputIdentities?.contains(identity) == true { continue }
                 }
             }
             guard let position, entries[position] == nil else { throw stale }

@@ -151,7 +151,8 @@ extension SourceContext {
     /// `iOSTabs` in `iOSTabs()`: a name that does not start with a capital is a type's only where this file or
     /// the module declares a type of that name and no function (a call of one is the usual case).
     private func isLowercaseTypeName(_ i: Int) -> Bool {
-        guard let first = bytes[tokens[i].start...].first, first >= UInt8(ascii: "a") && first <= UInt8(ascii: "z") else { return false }
+        let first = bytes[tokens[i].start]
+        guard first >= UInt8(ascii: "a") && first <= UInt8(ascii: "z") else { return false }
         let name = text(i)
         let index = declarationIndex
         guard index.functions.entry(name, of: "") == nil, moduleSources?.function(name, of: "") == nil else { return false }
