@@ -160,6 +160,26 @@ struct EnvironmentCatalogTests {
         #expect(other.diagnostics.count == 1)
     }
 
+    /// `@FocusedValue(\\.poster)` without a type (Swiftfin's): FocusedValue's init takes
+    /// `KeyPath<FocusedValues, Value?>`, so the member's type is `Value` with a `?`. A member that
+    /// is not optional, or a function type whose `?` is its result's, leaves it as written.
+    @Test func focusedValuesMembers() {
+        func source(_ type: String) -> String {
+            "import SwiftUI\nextension FocusedValues {\n    var poster: \(type) { nil }\n}\nstruct A {\n    @FocusedValue(\\.poster) private var poster\n}\n"
+        }
+        let optional = lowered(source("Poster?"))
+        #expect(optional.diagnostics.isEmpty)
+        #expect(optional.output.contains("private var _poster: FocusedValue<Poster> = FocusedValue(\\.poster)\n"))
+        #expect(optional.output.contains("private var poster: Poster? {\n"))
+        let function = lowered(source("((Int) -> Int)?"))
+        #expect(function.output.contains("private var _poster: FocusedValue<(Int) -> Int> = FocusedValue(\\.poster)\n"))
+        // The wrapped value's `Value?` with the function type parenthesized.
+        #expect(function.output.contains("private var poster: ((Int) -> Int)? {\n"))
+        for type in ["Poster", "(Int) -> Int?", "Poster!"] {
+            #expect(lowered(source(type)).diagnostics.count == 1, "\(type)")
+        }
+    }
+
     /// Two declarations of one name that disagree leave it uncertain (the catalog is not asked);
     /// two that agree (in `#if` branches) do not.
     @Test func disagreeingDeclarations() {

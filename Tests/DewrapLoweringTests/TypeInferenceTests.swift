@@ -17,6 +17,44 @@ struct TypeInferenceTests {
         return String(output[range.upperBound...].prefix { $0 != ">" })
     }
 
+    /// The whole storage type (`State<Loadable<Int>>`), or nil when the property is left as written.
+    private func storage(_ value: String, declarations: String = "", otherFile: String? = nil) -> String? {
+        let file = "import SwiftUI\n\(declarations)struct A {\n    @State private var x = \(value)\n}\n"
+        var options = LoweringOptions()
+        if let otherFile { options.module = ModuleSources([Array(file.utf8), Array(otherFile.utf8)]) }
+        let result = lower(Array(file.utf8), fileName: "A.swift", options: options)
+        let output = String(decoding: result.output, as: UTF8.self)
+        guard result.diagnostics.isEmpty, let start = output.range(of: "private var _x: "),
+            let end = output[start.upperBound...].range(of: " = ")
+        else { return nil }
+        return String(output[start.upperBound..<end.lowerBound])
+    }
+
+    /// A member declared with backticks is named without them (`PickedColor.default`, ControlRoom's
+    /// `` static var `default`: PickedColor? ``); after `.`, a keyword is a member's name.
+    @Test func membersDeclaredWithBackticks() {
+        let color = "struct Color2 {\n    static var `default`: Color2? { nil }\n}\nenum Mode {\n    case `default`, `private`\n}\n"
+        #expect(storage("Color2.default", declarations: color) == "State<Color2?>")
+        #expect(storage("Mode.default", declarations: color) == "State<Mode>")
+        #expect(storage("Mode.private", otherFile: color) == "State<Mode>")
+        #expect(storage("Mode.self", declarations: color) == nil)
+    }
+
+    /// A case of a generic enum is read with its arguments written (Maccy's
+    /// `AsyncViewState<Value>.loading`): they are the type's. Without them the compiler infers
+    /// them (from a payload, or not at all), and a static member's type may name the parameters.
+    @Test func casesOfAGenericEnum() {
+        let loadable = "enum Loadable<T> {\n    case loading\n    case loaded(T)\n    static var empty: Loadable<T> { .loading }\n}\n"
+        #expect(storage("Loadable<Int>.loading", declarations: loadable) == "State<Loadable<Int>>")
+        #expect(storage("Loadable<[String: Int]>.loaded([:])", declarations: loadable) == "State<Loadable<[String: Int]>>")
+        #expect(storage("Loadable<Int>.loading", otherFile: loadable) == "State<Loadable<Int>>")
+        #expect(storage("Loadable.loaded(3)", declarations: loadable) == nil)
+        #expect(storage("Loadable<Int>.loaded", declarations: loadable) == nil)
+        #expect(storage("Loadable<Int>.empty", declarations: loadable) == nil)
+        #expect(storage("Mode<Int>.a", declarations: "enum Mode {\n    case a\n}\n") == nil)
+        #expect(storage("count < limit", declarations: "let count = 1\nlet limit = 2\n") == nil)
+    }
+
     @Test func aLowercaseTypeOfTheFile() {
         let tabs = "final class iOSTabs {\n    static let shared = iOSTabs()\n}\n"
         #expect(storageType("iOSTabs()", declarations: tabs) == "iOSTabs")

@@ -197,6 +197,17 @@ struct SourceContext {
         string(fromBytes: tree.tokens[token].range)
     }
 
+    /// The name a declaration's or a member reference's identifier token gives, without the
+    /// backticks of an escaped word: `` static let `default` `` is named by `PickedColor.default`.
+    /// A raw identifier (`` `a b` ``, SE-0451) keeps them: it is named only so.
+    func declaredName(_ token: Int) -> String {
+        let range = tree.tokens[token].range
+        guard range.count > 2, bytes[range.lowerBound] == UInt8(ascii: "`"), bytes[range.upperBound - 1] == UInt8(ascii: "`"),
+            bytes[range.lowerBound + 1..<range.upperBound - 1].allSatisfy(isNameByte)
+        else { return string(fromBytes: range) }
+        return string(fromBytes: range.lowerBound + 1..<range.upperBound - 1)
+    }
+
     /// The source bytes `range` as a String. A short one (a name, a type; most of them) is
     /// copied into a small String's storage, which costs less than decoding an array
     /// slice; a longer one decodes faster (both repair invalid UTF-8 alike).

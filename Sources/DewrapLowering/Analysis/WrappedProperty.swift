@@ -565,16 +565,25 @@ private func genericArguments(
             // `\.self` for `KeyPath<Root, Value>`: the identity key path, so `Value` is `Root`
             // (`@Environment(\.self)` reads `EnvironmentValues`). Any other key path's value type
             // is known only from a declaration of its member.
-            if let (root, valueParameter) = keyPathParameter(pattern),
-                wrapper.genericParameters.contains(valueParameter), !wrapper.genericParameters.contains(root)
+            // `KeyPath<FocusedValues, Value?>` (FocusedValue's) binds `Value` to the member's type without its `?`.
+            if let (root, valuePattern) = keyPathParameter(pattern), let valueParameter = valuePattern.first,
+                wrapper.genericParameters.contains(valueParameter), !wrapper.genericParameters.contains(root),
+                valuePattern.count == 1 || valuePattern.count == 2 && valuePattern.last == "?"
             {
                 if value == ["\\", ".", "self"] {
-                    bindings[valueParameter] = [root]
+                    if valuePattern.count == 1 { bindings[valueParameter] = [root] }
                 } else if let members = keyPathMembers(value, root: root),
                     let type = keyPathValueType(root: root, members: members, at: attribute, context: context)
                 {
                     // `\.dismiss` for `KeyPath<EnvironmentValues, Value>`: `Value` is the member's declared type.
-                    bindings[valueParameter] = typeTokens(type)
+                    let tokens = typeTokens(type)
+                    if valuePattern.count == 1 {
+                        bindings[valueParameter] = tokens
+                    } else if tokens.count >= 2, tokens.last == "?", !hasTopLevelArrow(tokens) {
+                        // `AnyPoster?`, not `(A) -> B?`, whose `?` is its result's; `((A) -> B)?` gives `(A) -> B`,
+                        // as the compiler spells it.
+                        bindings[valueParameter] = withoutEnclosingParentheses(tokens.dropLast())
+                    }
                 }
                 continue
             }
@@ -643,6 +652,23 @@ private func genericArguments(
     return found
 }
 
+/// Type tokens without parentheses around all of them that make no tuple: `(A) -> B` for `((A) -> B)`.
+private func withoutEnclosingParentheses(_ tokens: ArraySlice<String>) -> [String] {
+    guard tokens.first == "(", tokens.last == ")" else { return Array(tokens) }
+    var depth = 0
+    for index in tokens.indices {
+        switch tokens[index] {
+        case "(", "[", "<": depth += 1
+        case ")", "]", ">": depth -= 1
+        case "," where depth == 1: return Array(tokens)
+        default: break
+        }
+        // The first `(` closes before the end: `(A) -> (B)` is not enclosed.
+        if depth == 0 && index < tokens.endIndex - 1 { return Array(tokens) }
+    }
+    return Array(tokens.dropFirst().dropLast())
+}
+
 /// `.name` or `.name(…)` as type tokens (an implicit member expression, named or called): the name, and whether it is called.
 private func implicitMember(_ tokens: [String]) -> (name: String, isCall: Bool)? {
     guard tokens.count >= 2, tokens[0] == ".", isNameToken(tokens[1]) else { return nil }
@@ -658,18 +684,19 @@ private func implicitMember(_ tokens: [String]) -> (name: String, isCall: Bool)?
     return (tokens[1], true)
 }
 
-/// `(Root, Value)` for a parameter type `KeyPath<Root, Value>`, as type tokens: also a writable
-/// key path's, and any of them as `any …` and with `& Sendable` after it.
-private func keyPathParameter(_ pattern: [String]) -> (root: String, value: String)? {
+/// `(Root, Value)` for a parameter type `KeyPath<Root, Value>`, as type tokens (`Value` may be more
+/// than one: `Value?`): also a writable key path's, and any of them as `any …` and with `& Sendable`
+/// after it.
+private func keyPathParameter(_ pattern: [String]) -> (root: String, value: ArraySlice<String>)? {
     var tokens = pattern[...]
     if tokens.first == "any" { tokens = tokens.dropFirst() }
-    if tokens.count == 8, tokens[tokens.startIndex + 6] == "&", tokens.last == "Sendable" { tokens = tokens.dropLast(2) }
-    guard tokens.count == 6 else { return nil }
+    if tokens.count >= 8, tokens[tokens.endIndex - 2] == "&", tokens.last == "Sendable" { tokens = tokens.dropLast(2) }
+    guard tokens.count >= 6 else { return nil }
     let at = tokens.startIndex
     guard ["KeyPath", "WritableKeyPath", "ReferenceWritableKeyPath"].contains(tokens[at]), tokens[at + 1] == "<",
-        tokens[at + 3] == ",", tokens[at + 5] == ">"
+        tokens[at + 3] == ",", tokens.last == ">", !tokens[(at + 4)...].dropLast().contains(where: { $0 == "<" || $0 == ">" || $0 == "," })
     else { return nil }
-    return (tokens[at + 2], tokens[at + 4])
+    return (tokens[at + 2], tokens[(at + 4)...].dropLast())
 }
 
 /// Whether a type token (`typeTokens`) is a name: it starts with a letter, `_` or a non-ASCII byte.

@@ -89,9 +89,11 @@ final class DeclarationIndex {
                     }
                 }
                 guard let body = type.body else { continue }
-                // A generic type's members have types in terms of its parameters: not read, its nested types' names only.
+                // A generic type's members have types in terms of its parameters: not read, its nested types' names
+                // only, and its cases (a case is of the type itself: `AsyncViewState<Value>.loading`).
                 guard type.genericParameters == nil else {
                     visitTypeNames(body.items, context: context)
+                    if type.kind == .enum { visitCases(body.items, owner: lastComponent(name), context: context) }
                     continue
                 }
                 visit(
@@ -106,10 +108,7 @@ final class DeclarationIndex {
                 }
             case .other(let other) where other.kind == .enumCase:
                 guard let owner else { continue }
-                for name in other.names {
-                    let hasPayload = name + 1 < context.tree.tokens.count && context.tree.tokens[name + 1].kind == .leftParen
-                    cases[owner, default: [:]][context.text(name)] = hasPayload
-                }
+                recordCases(other, owner: owner, context: context)
             case .variable(let variable):
                 let isInstance = owner != nil && !context.isStatic(variable.prefix)
                 for binding in variable.bindings {
@@ -119,15 +118,15 @@ final class DeclarationIndex {
                         type: binding.type, initializer: binding.initializer, owner: owner, isPrivate: isPrivate(variable.prefix, context),
                         isPublic: isPublic(variable.prefix))
                     if isInstance {
-                        instanceValues.record(value, named: context.text(name), owner: key)
+                        instanceValues.record(value, named: context.declaredName(name), owner: key)
                     } else {
-                        values.record(value, named: context.text(name), owner: key)
+                        values.record(value, named: context.declaredName(name), owner: key)
                     }
                 }
             case .function(let function) where function.kind == .function:
                 guard owner == nil || context.isStatic(function.prefix), let name = function.name else { continue }
                 let key = owner ?? ""
-                let text = context.text(name)
+                let text = context.declaredName(name)
                 // A generic function's return type may name its parameters (`func made<T>(…) -> T`): not certain.
                 let entry =
                     function.genericParameters != nil
@@ -138,6 +137,24 @@ final class DeclarationIndex {
                 functions.record(entry, named: text, owner: key)
             default:
                 continue
+            }
+        }
+    }
+
+    private func recordCases(_ declaration: OtherDecl, owner: String, context: SourceContext) {
+        for name in declaration.names {
+            let hasPayload = name + 1 < context.tree.tokens.count && context.tree.tokens[name + 1].kind == .leftParen
+            cases[owner, default: [:]][context.declaredName(name)] = hasPayload
+        }
+    }
+
+    /// The cases of a generic enum's body (`items`), in any `#if` branch.
+    private func visitCases(_ items: SyntaxList<Item>, owner: String, context: SourceContext) {
+        for item in items {
+            switch item {
+            case .other(let other) where other.kind == .enumCase: recordCases(other, owner: owner, context: context)
+            case .ifConfig(let ifConfig): for clause in ifConfig.clauses { visitCases(clause.items, owner: owner, context: context) }
+            default: continue
             }
         }
     }
@@ -253,10 +270,21 @@ extension SourceContext {
         let tokens = tree.tokens
         // A dotted chain of names, then at most one call as the last thing.
         var names: [Int] = []
+        var genericArguments: TokenSpan?
         var i = span.lower
-        while i < span.upper, tokens[i].kind == .identifier {
+        // A member's name after `.` may be a keyword (`PickedColor.default`, declared `` `default` ``).
+        while i < span.upper, tokens[i].kind == .identifier || (!names.isEmpty && isKeywordMemberName(i)) {
             names.append(i)
             i += 1
+            // `AsyncViewState<Value>.loading`: a generic type's arguments, written before its member.
+            if genericArguments == nil, i < span.upper, tokens[i].kind == .binaryOperator || tokens[i].kind == .prefixOperator,
+                token(i, hasPrefix: "<")
+            {
+                let end = angleEnd(from: i, limit: span.upper)
+                guard end < span.upper, tokens[end].kind == .period, isTypeLike(TokenSpan(i, end), allowColon: true) else { return nil }
+                genericArguments = TokenSpan(i, end)
+                i = end
+            }
             guard i < span.upper, tokens[i].kind == .period else { break }
             i += 1
         }
@@ -266,10 +294,15 @@ extension SourceContext {
             isCall = true
         }
         guard !names.isEmpty, i == span.upper || isCall else { return nil }
+        if let genericArguments {
+            // Only a case of the generic enum just before the member (`Box<Int>.Kind.empty` is not read).
+            guard names.count >= 2, genericArguments.lower == names[names.count - 2] + 1 else { return nil }
+            return staticOrCaseType(names: names, isCall: isCall, genericArguments: genericArguments)
+        }
         // A local of the same name (a parameter, a `let` in the body) is what the name means there.
         let first = bytes[tokens[names[0]].range]
         if tree.nearestLocalName(at: names[0], where: { token($0.token, isSpelled: first) }) != nil { return nil }
-        let member = text(names[names.count - 1])
+        let member = declaredName(names[names.count - 1])
         if names.count == 1 {
             // In a member's initial value, a static member of its type named without `Self.` (`static let
             // all = [classic]`): the type's own member, not a global of that name.
@@ -293,12 +326,22 @@ extension SourceContext {
         return staticOrCaseType(names: names, isCall: isCall)
     }
 
+    /// A keyword written as a member's name after `.`: not `self` or `init`, which name no member.
+    private func isKeywordMemberName(_ token: Int) -> Bool {
+        tree.tokens[token].kind == .keyword && word(token) != .self && word(token) != .`init`
+    }
+
     /// `A.B.member` (`names`): a static member or case of the type `A.B`, looked up by its last component.
-    private func staticOrCaseType(names: [Int], isCall: Bool) -> String? {
+    /// A generic type's only where its arguments are written (`genericArguments`, after its name) and the
+    /// member is one of its cases (`AsyncViewState<Value>.loading`): that is the type, arguments and all.
+    private func staticOrCaseType(names: [Int], isCall: Bool, genericArguments: TokenSpan? = nil) -> String? {
         let index = declarationIndex
-        let member = text(names[names.count - 1])
-        let typeText = text(TokenSpan(names[0], names[names.count - 2] + 1))
+        let member = declaredName(names[names.count - 1])
+        let typeText = text(TokenSpan(names[0], genericArguments?.upper ?? names[names.count - 2] + 1))
         let typeName = text(names[names.count - 2])
+        let isGeneric =
+            index.typeGenericParameters[typeName] != nil || moduleSources?.genericParameters(ofType: typeName)?.isEmpty == false
+        guard isGeneric == (genericArguments != nil) else { return nil }
         // Declared in this file, or else in another file of the module (if dewrap has them).
         var kind: TypeKind?
         switch (index.types[typeName], moduleSources?.type(named: typeName)) {
@@ -307,6 +350,7 @@ extension SourceContext {
         case (.some(.some(let declared)), _), (.none, .some(.some(let declared))):
             kind = declared
         case (.none, .none):
+            guard genericArguments == nil else { return nil }
             // A type of another module: its static members declared in an extension here (or in another
             // file of the module) count; where none is declared, the SDK's, as the built-in catalog has them.
             let declared =
@@ -320,7 +364,7 @@ extension SourceContext {
         if kind == .enum, let hasPayload = index.cases[typeName]?[member] ?? moduleSources?.enumCase(member, of: typeName) {
             return hasPayload == isCall ? typeText : nil
         }
-        return memberType(member, of: typeName, isCall: isCall)
+        return isGeneric ? nil : memberType(member, of: typeName, isCall: isCall)
     }
 
     /// `a.b` or `A.shared.b` (`base.member`): the type of `member`, an instance property of the type
@@ -331,7 +375,7 @@ extension SourceContext {
             return nil
         }
         let index = declarationIndex
-        let name = text(member)
+        let name = declaredName(member)
         switch (index.types[baseType], moduleSources?.type(named: baseType)) {
         case (.some(.some(let kind)), _), (.none, .some(.some(let kind))):
             guard kind != .protocol else { return nil }

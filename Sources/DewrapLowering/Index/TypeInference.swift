@@ -168,7 +168,7 @@ extension SourceContext {
         return byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")
     }
 
-    private func isTypeLike(_ span: TokenSpan, allowColon: Bool) -> Bool {
+    func isTypeLike(_ span: TokenSpan, allowColon: Bool) -> Bool {
         guard !span.isEmpty else { return false }
         for i in span.lower..<span.upper {
             switch tokens[i].kind {
@@ -184,7 +184,7 @@ extension SourceContext {
     }
 
     /// From `<` at `i`, the index after the matching `>` (counting inside operator tokens).
-    private func angleEnd(from start: Int, limit: Int) -> Int {
+    func angleEnd(from start: Int, limit: Int) -> Int {
         var depth = 0
         var i = start
         while i < limit {

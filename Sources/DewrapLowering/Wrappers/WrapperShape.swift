@@ -1110,13 +1110,38 @@ func matchType(_ pattern: String, _ concrete: String, parameters: [String], bind
     return true
 }
 
-/// Type tokens with each generic parameter replaced by its binding.
+/// Whether type tokens hold `->` outside brackets: a function type (`(A) -> B?`), not `((A) -> B)?`.
+func hasTopLevelArrow(_ tokens: [String]) -> Bool {
+    var depth = 0
+    for token in tokens {
+        switch token {
+        case "(", "[", "<": depth += 1
+        case ")", "]", ">": depth -= 1
+        case "->" where depth == 0: return true
+        default: continue
+        }
+    }
+    return false
+}
+
+/// Type tokens with each generic parameter replaced by its binding. A function type bound where
+/// a `?`, `!` or `.` follows is parenthesized: `Value?` with `(Int) -> String` is `((Int) -> String)?`.
 func substitute(_ pattern: [String], _ bindings: [String: [String]]) -> [String] {
     guard !bindings.isEmpty else { return pattern }
     var result: [String] = []
     result.reserveCapacity(pattern.count)
-    for token in pattern {
-        if let bound = bindings[token] { result += bound } else { result.append(token) }
+    for (index, token) in pattern.enumerated() {
+        guard let bound = bindings[token] else {
+            result.append(token)
+            continue
+        }
+        if index + 1 < pattern.count, ["?", "!", "."].contains(pattern[index + 1]), hasTopLevelArrow(bound) {
+            result.append("(")
+            result += bound
+            result.append(")")
+        } else {
+            result += bound
+        }
     }
     return result
 }
