@@ -83,6 +83,24 @@ struct WrapperShapeTests {
                 """)
     }
 
+    /// The implicit `init()` of a wrapper whose stored properties all have values, among them a
+    /// wrapped property given its value by its attribute's arguments (Swiftfin's `Router`, whose
+    /// `@Environment(\\.self) private var environment` has none written); not where the attribute
+    /// has no arguments.
+    @Test func storedPropertiesInitializedByTheirAttributes() {
+        func description(_ attribute: String) -> String? {
+            let source = """
+                @propertyWrapper struct Router {
+                    \(attribute) private var environment: EnvironmentValues
+                    var wrappedValue: Int { 1 }
+                }
+                """
+            return WrapperShapes(readingDeclarationsIn: Array(source.utf8)).byName["Router"]?.description
+        }
+        #expect(description("@Environment(\\.self)")?.contains("init() true") == true)
+        #expect(description("@Environment")?.contains("init() false") == true)
+    }
+
     /// Implicit inits, stored and computed `wrappedValue`, class and enum wrappers.
     @Test func declaredShapes() {
         let source = """

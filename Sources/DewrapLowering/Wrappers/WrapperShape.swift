@@ -689,12 +689,13 @@ private func readShape(_ type: TypeDecl, extensions: [TypeDecl], outer: TypeDecl
             case .variable(let variable):
                 guard !context.isStatic(variable.prefix) else { continue }
                 // An attribute of a capitalized name (no String made for the others: `@available`, `@usableFromInline`).
-                let isWrapped =
+                let wrapperAttribute =
                     inBody
-                    && variable.prefix.attributes.contains { attribute in
+                    ? variable.prefix.attributes.first { attribute in
                         let first = context.bytes[context.tree.tokens[attribute.name.lower].start]
                         return first >= UInt8(ascii: "A") && first <= UInt8(ascii: "Z") && !isCompilerAttribute(context.text(attribute.name.lower))
-                    }
+                    } : nil
+                let isWrapped = wrapperAttribute != nil
                 for binding in variable.bindings {
                     guard let nameToken = binding.name else { continue }
                     let name = context.text(nameToken)
@@ -711,7 +712,10 @@ private func readShape(_ type: TypeDecl, extensions: [TypeDecl], outer: TypeDecl
                     let isLet = context.text(variable.keyword) == "let"
                     if inBody && isStored && !(isLet && binding.initializer != nil) {
                         let optional = binding.type.map { context.text($0).hasSuffix("?") } ?? false
-                        stored.append((name, binding.initializer != nil || (optional && !isLet)))
+                        // A wrapped property whose attribute has arguments (`@Environment(\.self) var environment`,
+                        // Swiftfin's `Router`) is given its storage by them: it has a value too.
+                        let initializedByAttribute = wrapperAttribute?.arguments != nil
+                        stored.append((name, binding.initializer != nil || (optional && !isLet) || initializedByAttribute))
                         storedAccess = min(storedAccess, accessRank(context.declaredAccess(variable.prefix)))
                     }
                 }
