@@ -85,8 +85,8 @@ struct WrapperShapeTests {
 
     /// The implicit `init()` of a wrapper whose stored properties all have values, among them a
     /// wrapped property given its value by its attribute's arguments (Swiftfin's `Router`, whose
-    /// `@Environment(\\.self) private var environment` has none written); not where the attribute
-    /// has no arguments.
+    /// `@Environment(\\.self) private var environment` has none written) or by a built-in wrapper's
+    /// `init()`; not where the attribute has no arguments and the wrapper no `init()`.
     @Test func storedPropertiesInitializedByTheirAttributes() {
         func description(_ attribute: String) -> String? {
             let source = """
@@ -99,6 +99,9 @@ struct WrapperShapeTests {
         }
         #expect(description("@Environment(\\.self)")?.contains("init() true") == true)
         #expect(description("@Environment")?.contains("init() false") == true)
+        // A built-in wrapper's `init()` gives it a value (Swiftfin's `Toaster`); ObservedObject has none.
+        #expect(description("@EnvironmentObject")?.contains("init() true") == true)
+        #expect(description("@ObservedObject")?.contains("init() false") == true)
     }
 
     /// Implicit inits, stored and computed `wrappedValue`, class and enum wrappers.

@@ -713,8 +713,14 @@ private func readShape(_ type: TypeDecl, extensions: [TypeDecl], outer: TypeDecl
                     if inBody && isStored && !(isLet && binding.initializer != nil) {
                         let optional = binding.type.map { context.text($0).hasSuffix("?") } ?? false
                         // A wrapped property whose attribute has arguments (`@Environment(\.self) var environment`,
-                        // Swiftfin's `Router`) is given its storage by them: it has a value too.
-                        let initializedByAttribute = wrapperAttribute?.arguments != nil
+                        // Swiftfin's `Router`) is given its storage by them, and one of a built-in wrapper with
+                        // `init()` by that (`@EnvironmentObject var proxy: ToastProxy`, Swiftfin's `Toaster`).
+                        let initializedByAttribute =
+                            wrapperAttribute.map { attribute in
+                                attribute.arguments != nil
+                                    || attribute.name.upper == attribute.name.lower + 1
+                                        && WrapperCatalog.shape(named: context.text(attribute.name.lower))?.hasInitWithoutArguments == true
+                            } ?? false
                         stored.append((name, binding.initializer != nil || (optional && !isLet) || initializedByAttribute))
                         storedAccess = min(storedAccess, accessRank(context.declaredAccess(variable.prefix)))
                     }
