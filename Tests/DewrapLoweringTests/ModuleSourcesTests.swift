@@ -41,6 +41,8 @@ struct ModuleSourcesTests {
             questions.append(("declares \(name)", { "\($0.declaresType(named: name))" }))
             questions.append(("declares own \(name)", { "\($0.declaresOwnTypeOrAlias(named: name))" }))
             questions.append(("result builder \(name)", { "\($0.isResultBuilder(named: name))" }))
+            questions.append(("supertypes \(name)", { "\($0.supertypes(ofType: name) as Any)" }))
+            questions.append(("alias \(name)", { "\($0.aliasTarget(name) as Any)" }))
         }
         for (owner, names) in cases {
             for name in names { questions.append(("case \(owner).\(name)", { "\($0.enumCase(name, of: owner) as Any)" })) }
@@ -49,6 +51,7 @@ struct ModuleSourcesTests {
             for name in names {
                 questions.append(("value \(owner).\(name)", { "\($0.value(name, of: owner) as Any)" }))
                 questions.append(("static \(name)", { "\($0.declaresStaticMember(named: name))" }))
+                questions.append(("owners \(name)", { "\($0.staticValueOwners(named: name).sorted())" }))
             }
         }
         for (owner, names) in functions {
@@ -219,6 +222,9 @@ protocol ModuleQuestions {
     func function(_ name: String, of owner: String) -> String??
     func declaresStaticMember(named name: String) -> Bool
     func environmentValue(_ name: String) -> String??
+    func supertypes(ofType name: String) -> [String]?
+    func aliasTarget(_ name: String) -> String?
+    func staticValueOwners(named name: String) -> Set<String>
 }
 
 extension ModuleSources: ModuleQuestions {}

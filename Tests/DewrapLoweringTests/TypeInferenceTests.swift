@@ -55,6 +55,45 @@ struct TypeInferenceTests {
         #expect(storage("count < limit", declarations: "let count = 1\nlet limit = 2\n") == nil)
     }
 
+    /// An implicit member passed for a wrapper's `Settings.Key<Value>` may be declared on the key's
+    /// superclass, in an extension of a typealias of it (sindresorhus/Defaults' `@Default(.key)`): the
+    /// subclass inherits it. Not where the member is the superclass's in no way, nor where two types
+    /// of the key's name are declared.
+    @Test func implicitMembersOfASuperclass() {
+        let settings = """
+            enum Settings {
+                class AnyKey {}
+                typealias Keys = AnyKey
+                final class Key<Value>: AnyKey {
+                    init(_ name: String, default: Value) {}
+                }
+            }
+            extension Settings.Keys {
+                static let volume = Key<Int>("volume", default: 3)
+            }
+            enum Other {
+                static let loud = Settings.Key<Bool>("loud", default: true)
+            }
+            @propertyWrapper struct Setting<Value> {
+                init(_ key: Settings.Key<Value>) {}
+                var wrappedValue: Value { fatalError() }
+            }
+
+            """
+        func storage(_ attribute: String, _ extra: String = "") -> String? {
+            let file = "import SwiftUI\n\(settings)\(extra)struct A {\n    \(attribute) var x\n}\n"
+            let result = lower(Array(file.utf8), fileName: "A.swift")
+            let output = String(decoding: result.output, as: UTF8.self)
+            guard result.diagnostics.isEmpty, let start = output.range(of: "private var _x: "),
+                let end = output[start.upperBound...].range(of: "\n")
+            else { return nil }
+            return String(output[start.upperBound..<end.lowerBound])
+        }
+        #expect(storage("@Setting(.volume)") == "Setting<Int>")
+        #expect(storage("@Setting(.loud)") == nil)
+        #expect(storage("@Setting(.volume)", "struct Key {}\n") == nil)
+    }
+
     @Test func aLowercaseTypeOfTheFile() {
         let tabs = "final class iOSTabs {\n    static let shared = iOSTabs()\n}\n"
         #expect(storageType("iOSTabs()", declarations: tabs) == "iOSTabs")

@@ -608,12 +608,21 @@ private func genericArguments(
             // `.iso8601(withMilliseconds: true)` for `TimestampFormatFactory<Format>`: an implicit member of the
             // parameter's own generic type, whose declared type (`TimestampFormatFactory<ISO8601TimestampFormat>`)
             // the parameter's is matched against.
-            if let member = implicitMember(value), pattern.count > 2, pattern[1] == "<", isNameToken(pattern[0]),
-                !wrapper.genericParameters.contains(pattern[0])
+            // Also of a qualified type (`Defaults.Key<Value>`, sindresorhus/Defaults' `@Default(.popupPosition)`), whose
+            // member may be declared on a superclass (`inheritedStaticMemberType`); the declaration names the type
+            // without the qualifier (`Key<PopupPosition>`), and so is the parameter's matched then.
+            if let member = implicitMember(value), let open = pattern.firstIndex(of: "<"), isQualifiedName(pattern[..<open]),
+                !wrapper.genericParameters.contains(pattern[open - 1])
             {
-                if let type = context.staticMemberType(member.name, of: pattern[0], isCall: member.isCall) {
+                let owner = pattern[open - 1]
+                if let type = context.staticMemberType(member.name, of: owner, isCall: member.isCall)
+                    ?? (member.isCall ? nil : context.inheritedStaticMemberType(member.name, of: owner))
+                {
                     var matched = bindings
-                    if matchType(initializer.parameterTypes[parameter], type, parameters: wrapper.genericParameters, bindings: &matched) {
+                    let unqualified = typeText(Array(pattern[(open - 1)...]))
+                    if matchType(initializer.parameterTypes[parameter], type, parameters: wrapper.genericParameters, bindings: &matched)
+                        || open > 1 && matchType(unqualified, type, parameters: wrapper.genericParameters, bindings: &matched)
+                    {
                         bindings = matched
                     }
                 }
@@ -697,6 +706,12 @@ private func keyPathParameter(_ pattern: [String]) -> (root: String, value: Arra
         tokens[at + 3] == ",", tokens.last == ">", !tokens[(at + 4)...].dropLast().contains(where: { $0 == "<" || $0 == ">" || $0 == "," })
     else { return nil }
     return (tokens[at + 2], tokens[(at + 4)...].dropLast())
+}
+
+/// Whether type tokens are one name or dotted names (`Key`, `Defaults.Key`).
+private func isQualifiedName(_ tokens: ArraySlice<String>) -> Bool {
+    guard tokens.count % 2 == 1 else { return false }
+    return tokens.enumerated().allSatisfy { offset, token in offset % 2 == 0 ? isNameToken(token) : token == "." }
 }
 
 /// Whether a type token (`typeTokens`) is a name: it starts with a letter, `_` or a non-ASCII byte.

@@ -55,6 +55,12 @@ final class DeclarationIndex {
     /// The generic parameters' names of the generic non-extension types (`struct Factory<Format>`),
     /// by simple name: a member's type in an extension may name them.
     private(set) var typeGenericParameters: [String: [String]] = [:]
+    /// The names a non-extension type inherits from (`class Key<Value>: _AnyKey` gives `_AnyKey`), each
+    /// its last component, by simple name; a name declared twice maps to nil.
+    private(set) var supertypes: [String: [String]?] = [:]
+    /// The types the typealiases name (`typealias Keys = _AnyKey`, at any depth), each its last component,
+    /// where that is a plain name; by the alias's name, declared twice: nil.
+    private(set) var aliasTargets: [String: String?] = [:]
     /// Every name the file declares a type by, made on first use (see `declaresType(named:context:)`).
     private var typeNamesAnywhere: Set<String>?
     /// The names of the file's typealiases and associated types (top level or in a type's body) and
@@ -87,6 +93,10 @@ final class DeclarationIndex {
                     if let parameters = type.genericParameters {
                         typeGenericParameters[simple] = genericParameterNames(context.text(parameters))
                     }
+                    if !type.inheritance.isEmpty {
+                        let names = type.inheritance.compactMap { plainTypeName(context.text($0)) }
+                        supertypes[simple] = supertypes[simple] == nil ? .some(names) : .some(nil)
+                    }
                 }
                 guard let body = type.body else { continue }
                 // A generic type's members have types in terms of its parameters: not read, its nested types' names
@@ -101,6 +111,7 @@ final class DeclarationIndex {
                     inPublicExtension: type.kind == .extension && isPublic(type.prefix), context: context)
             case .other(let other) where other.kind == .typealias || other.kind == .associatedtype:
                 for name in other.names { otherTypeNames.insert(context.text(name)) }
+                if other.kind == .typealias { recordAlias(other, context: context) }
             case .ifConfig(let ifConfig):
                 // Only one branch is compiled: a name declared in two is counted twice (uncertain).
                 for clause in ifConfig.clauses {
@@ -159,6 +170,16 @@ final class DeclarationIndex {
         }
     }
 
+    /// `typealias Keys = _AnyKey`: the alias's target, its last component, where it is a plain name.
+    private func recordAlias(_ declaration: OtherDecl, context: SourceContext) {
+        guard let name = declaration.names.first,
+            let equal = (name..<declaration.span.upper).first(where: { context.tree.tokens[$0].kind == .equal })
+        else { return }
+        let alias = context.text(name)
+        let target = plainTypeName(context.text(TokenSpan(equal + 1, declaration.span.upper)))
+        aliasTargets[alias] = aliasTargets[alias] == nil ? .some(target) : .some(nil)
+    }
+
     /// The names of the types, typealiases and associated types `items` declare, at any depth.
     private func visitTypeNames(_ items: SyntaxList<Item>, context: SourceContext) {
         for item in items {
@@ -170,6 +191,7 @@ final class DeclarationIndex {
                 for clause in ifConfig.clauses { visitTypeNames(clause.items, context: context) }
             case .other(let other) where other.kind == .typealias || other.kind == .associatedtype:
                 for name in other.names { otherTypeNames.insert(context.text(name)) }
+                if other.kind == .typealias { recordAlias(other, context: context) }
             default:
                 continue
             }
@@ -209,6 +231,18 @@ final class DeclarationIndex {
         typeNamesAnywhere = names
         return names.contains(name)
     }
+}
+
+/// The last component of a type written as dotted plain names (`Defaults._AnyKey`: `_AnyKey`); nil for
+/// any other type (`@unchecked Sendable`, `Box<Int>`, `P & Q`).
+func plainTypeName(_ text: String) -> String? {
+    let tokens = typeTokens(text)
+    guard let last = tokens.last, tokens.count % 2 == 1 else { return nil }
+    for (index, token) in tokens.enumerated() {
+        let isName = token.utf8.first.map { startsName($0) } == true && token.utf8.allSatisfy { $0 >= 0x80 || isASCIINameByte($0) }
+        guard index % 2 == 0 ? isName : token == "." else { return nil }
+    }
+    return last
 }
 
 func lastComponent(_ name: String) -> String {
@@ -455,6 +489,51 @@ extension SourceContext {
         }
         guard let type = memberType(name, of: owner, isCall: isCall) else { return nil }
         return parameters.isEmpty || !typeTokens(type).contains(where: parameters.contains) ? type : nil
+    }
+
+    /// The type of the static `let`/`var` `name` of a superclass of `owner` (a subclass inherits it), declared
+    /// in the superclass's body or an extension of it or of a typealias of it: sindresorhus/Defaults'
+    /// `@Default(.popupPosition)` passes `.popupPosition` for a `Defaults.Key<Value>`, a `class Key<Value>:
+    /// _AnyKey`, and the app declares `extension Defaults.Keys { static let popupPosition =
+    /// Key<PopupPosition>(…) }`, where `typealias Keys = _AnyKey`. Three levels up at most; exactly one
+    /// of the types declares it, and its type names none of `owner`'s generic parameters.
+    func inheritedStaticMemberType(_ name: String, of owner: String) -> String? {
+        let index = declarationIndex
+        // Declared once among the module and its wrapper sources, as for `staticMemberType`.
+        let parameters: [String]
+        if let moduleSources {
+            guard let declared = moduleSources.genericParameters(ofType: owner) else { return nil }
+            parameters = declared
+        } else {
+            guard case .some(.some) = index.types[owner] else { return nil }
+            parameters = index.typeGenericParameters[owner] ?? []
+        }
+        func supertypes(of type: String) -> [String] {
+            guard index.types[type] == nil else {
+                if case .some(.some(let names)) = index.supertypes[type] { return names }
+                return []
+            }
+            return moduleSources?.supertypes(ofType: type) ?? []
+        }
+        func aliasTarget(_ alias: String) -> String? {
+            if let moduleSources { return moduleSources.aliasTarget(alias) }
+            if case .some(.some(let target)) = index.aliasTargets[alias] { return target }
+            return nil
+        }
+        var inherited: [String] = []
+        var level = [owner]
+        for _ in 0..<3 {
+            let next = level.flatMap(supertypes(of:)).filter { $0 != owner && !inherited.contains($0) }
+            guard !next.isEmpty else { break }
+            inherited += next
+            level = next
+        }
+        guard !inherited.isEmpty else { return nil }
+        var owners = Set(index.values.members.lazy.filter { $0.owner != "" && $0.name == name }.map(\.owner))
+        owners.formUnion(moduleSources?.staticValueOwners(named: name) ?? [])
+        let declaring = owners.filter { inherited.contains($0) || aliasTarget($0).map(inherited.contains) == true }
+        guard declaring.count == 1, let type = memberType(name, of: declaring.first!, isCall: false) else { return nil }
+        return typeTokens(type).contains(where: parameters.contains) ? nil : type
     }
 
     /// The type of the static member (or, for owner `""`, the global) `name` called or named: this

@@ -68,6 +68,48 @@ struct ModuleDeclarations: Sendable {
         }
     }
 
+    /// The names the type `name` inherits from (`supertypes`), when exactly one file declares it, of the
+    /// module or (publicly) of a dependency; nil otherwise.
+    func supertypes(ofType name: String) -> [String]? {
+        func declared(_ index: DeclarationIndex, publicOnly: Bool) -> [String]?? {
+            guard index.types[name] != nil, !publicOnly || index.publicTypes.contains(name) else { return nil }
+            guard case .some(.some) = index.types[name] else { return .some(nil) }
+            switch index.supertypes[name] {
+            case nil: return .some([])
+            case .some(let names): return .some(names)
+            }
+        }
+        switch (unique(dependency: false) { declared($0, publicOnly: false) }, unique(dependency: true) { declared($0, publicOnly: true) }) {
+        case (.some(let own), nil): return own
+        case (nil, .some(let dependency)): return dependency
+        default: return nil
+        }
+    }
+
+    /// The type the typealias `name` names (`aliasTargets`), when one file of the module and the
+    /// dependencies declares it; nil otherwise (an extension names it without its qualifier, which
+    /// would tell two of that name apart).
+    func aliasTarget(_ name: String) -> String? {
+        let declaring = files.filter { $0.context.declarationIndex.aliasTargets[name] != nil }
+        guard declaring.count == 1, case .some(.some(let target)) = declaring[0].context.declarationIndex.aliasTargets[name] else {
+            return nil
+        }
+        return target
+    }
+
+    /// The types (or typealiases, as an extension names them) that declare a static `let`/`var` named
+    /// `name` that another file can name.
+    func staticValueOwners(named name: String) -> Set<String> {
+        var owners = Set<String>()
+        for file in files {
+            for member in file.context.declarationIndex.values.members
+            where member.owner != "" && member.name == name && Self.counts(member.entry, inDependency: file.dependency) {
+                owners.insert(member.owner)
+            }
+        }
+        return owners
+    }
+
     /// Whether the type `name` is a result builder: the module's own, else a dependency's public one.
     func isResultBuilder(named name: String) -> Bool {
         if files.contains(where: { !$0.dependency && $0.context.declarationIndex.types[name] != nil }) {

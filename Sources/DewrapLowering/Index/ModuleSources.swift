@@ -120,6 +120,21 @@ public final class ModuleSources: Sendable {
         declarations(declaring: name) { $0.genericParameters(ofType: name) }
     }
 
+    /// The names the type `name` inherits from, where one file of the module or of a dependency declares it.
+    func supertypes(ofType name: String) -> [String]? {
+        declarations(declaring: name) { $0.supertypes(ofType: name) }
+    }
+
+    /// The type the typealias `name` names, where one file declares it.
+    func aliasTarget(_ name: String) -> String? {
+        declarations(declaring: name) { $0.aliasTarget(name) }
+    }
+
+    /// The types (or typealiases) that declare a static `let`/`var` named `name`.
+    func staticValueOwners(named name: String) -> Set<String> {
+        declarations(declaring: name) { $0.staticValueOwners(named: name) }
+    }
+
     /// Whether the module's type `name` (or, where it declares none, a dependency's) is a result builder.
     func isResultBuilder(named name: String) -> Bool {
         declarations(declaring: name) { $0.isResultBuilder(named: name) }
