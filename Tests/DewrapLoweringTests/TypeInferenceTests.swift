@@ -8,26 +8,26 @@ struct TypeInferenceTests {
     /// The storage a `@State private var x = <value>` gets with `declarations` in the same file
     /// (or, with `otherFile`, in another file of the module), or nil when it is left as written.
     private func storageType(_ value: String, declarations: String = "", otherFile: String? = nil) -> String? {
-        let file = "import SwiftUI\n\(declarations)struct A {\n    @State private var x = \(value)\n}\n"
-        var options = LoweringOptions()
-        if let otherFile { options.module = ModuleSources([Array(file.utf8), Array(otherFile.utf8)]) }
-        let result = lower(Array(file.utf8), fileName: "A.swift", options: options)
-        let output = String(decoding: result.output, as: UTF8.self)
-        guard result.diagnostics.isEmpty, let range = output.range(of: "private var _x: State<") else { return nil }
-        return String(output[range.upperBound...].prefix { $0 != ">" })
+        guard let storage = storage(value, declarations: declarations, otherFile: otherFile), storage.hasPrefix("State<") else { return nil }
+        return String(storage.dropFirst("State<".count).dropLast())
     }
 
     /// The whole storage type (`State<Loadable<Int>>`), or nil when the property is left as written.
     private func storage(_ value: String, declarations: String = "", otherFile: String? = nil) -> String? {
-        let file = "import SwiftUI\n\(declarations)struct A {\n    @State private var x = \(value)\n}\n"
+        storage(of: "@State private var x = \(value)", declarations: declarations, otherFile: otherFile)
+    }
+
+    /// The storage type of `x`, declared by `member` in a type after `declarations` (and another file
+    /// of the module, `otherFile`), or nil when it is left as written.
+    private func storage(of member: String, declarations: String = "", otherFile: String? = nil) -> String? {
+        let file = "import SwiftUI\n\(declarations)struct A {\n    \(member)\n}\n"
         var options = LoweringOptions()
         if let otherFile { options.module = ModuleSources([Array(file.utf8), Array(otherFile.utf8)]) }
         let result = lower(Array(file.utf8), fileName: "A.swift", options: options)
         let output = String(decoding: result.output, as: UTF8.self)
-        guard result.diagnostics.isEmpty, let start = output.range(of: "private var _x: "),
-            let end = output[start.upperBound...].range(of: " = ")
-        else { return nil }
-        return String(output[start.upperBound..<end.lowerBound])
+        guard result.diagnostics.isEmpty, let start = output.range(of: "private var _x: ") else { return nil }
+        // To its initial value, or to the end of the line where the inits give it one.
+        return String(output[start.upperBound...].prefix { $0 != "\n" }.split(separator: " = ").first ?? "")
     }
 
     /// A member declared with backticks is named without them (`PickedColor.default`, ControlRoom's
@@ -80,18 +80,9 @@ struct TypeInferenceTests {
             }
 
             """
-        func storage(_ attribute: String, _ extra: String = "") -> String? {
-            let file = "import SwiftUI\n\(settings)\(extra)struct A {\n    \(attribute) var x\n}\n"
-            let result = lower(Array(file.utf8), fileName: "A.swift")
-            let output = String(decoding: result.output, as: UTF8.self)
-            guard result.diagnostics.isEmpty, let start = output.range(of: "private var _x: "),
-                let end = output[start.upperBound...].range(of: "\n")
-            else { return nil }
-            return String(output[start.upperBound..<end.lowerBound])
-        }
-        #expect(storage("@Setting(.volume)") == "Setting<Int>")
-        #expect(storage("@Setting(.loud)") == nil)
-        #expect(storage("@Setting(.volume)", "struct Key {}\n") == nil)
+        #expect(storage(of: "@Setting(.volume) var x", declarations: settings) == "Setting<Int>")
+        #expect(storage(of: "@Setting(.loud) var x", declarations: settings) == nil)
+        #expect(storage(of: "@Setting(.volume) var x", declarations: settings + "struct Key {}\n") == nil)
     }
 
     @Test func aLowercaseTypeOfTheFile() {

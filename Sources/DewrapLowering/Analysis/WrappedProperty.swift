@@ -611,7 +611,7 @@ private func genericArguments(
             // Also of a qualified type (`Defaults.Key<Value>`, sindresorhus/Defaults' `@Default(.popupPosition)`), whose
             // member may be declared on a superclass (`inheritedStaticMemberType`); the declaration names the type
             // without the qualifier (`Key<PopupPosition>`), and so is the parameter's matched then.
-            if let member = implicitMember(value), let open = pattern.firstIndex(of: "<"), isQualifiedName(pattern[..<open]),
+            if let member = implicitMember(value), let open = pattern.firstIndex(of: "<"), isDottedName(pattern[..<open]),
                 !wrapper.genericParameters.contains(pattern[open - 1])
             {
                 let owner = pattern[open - 1]
@@ -709,7 +709,7 @@ private func keyPathParameter(_ pattern: [String]) -> (root: String, value: Arra
 }
 
 /// Whether type tokens are one name or dotted names (`Key`, `Defaults.Key`).
-private func isQualifiedName(_ tokens: ArraySlice<String>) -> Bool {
+func isDottedName(_ tokens: ArraySlice<String>) -> Bool {
     guard tokens.count % 2 == 1 else { return false }
     return tokens.enumerated().allSatisfy { offset, token in offset % 2 == 0 ? isNameToken(token) : token == "." }
 }

@@ -58,9 +58,6 @@ final class DeclarationIndex {
     /// The names a non-extension type inherits from (`class Key<Value>: _AnyKey` gives `_AnyKey`), each
     /// its last component, by simple name; a name declared twice maps to nil.
     private(set) var supertypes: [String: [String]?] = [:]
-    /// The types the typealiases name (`typealias Keys = _AnyKey`, at any depth), each its last component,
-    /// where that is a plain name; by the alias's name, declared twice: nil.
-    private(set) var aliasTargets: [String: String?] = [:]
     /// Every name the file declares a type by, made on first use (see `declaresType(named:context:)`).
     private var typeNamesAnywhere: Set<String>?
     /// The names of the file's typealiases and associated types (top level or in a type's body) and
@@ -111,7 +108,6 @@ final class DeclarationIndex {
                     inPublicExtension: type.kind == .extension && isPublic(type.prefix), context: context)
             case .other(let other) where other.kind == .typealias || other.kind == .associatedtype:
                 for name in other.names { otherTypeNames.insert(context.text(name)) }
-                if other.kind == .typealias { recordAlias(other, context: context) }
             case .ifConfig(let ifConfig):
                 // Only one branch is compiled: a name declared in two is counted twice (uncertain).
                 for clause in ifConfig.clauses {
@@ -170,16 +166,6 @@ final class DeclarationIndex {
         }
     }
 
-    /// `typealias Keys = _AnyKey`: the alias's target, its last component, where it is a plain name.
-    private func recordAlias(_ declaration: OtherDecl, context: SourceContext) {
-        guard let name = declaration.names.first,
-            let equal = (name..<declaration.span.upper).first(where: { context.tree.tokens[$0].kind == .equal })
-        else { return }
-        let alias = context.text(name)
-        let target = plainTypeName(context.text(TokenSpan(equal + 1, declaration.span.upper)))
-        aliasTargets[alias] = aliasTargets[alias] == nil ? .some(target) : .some(nil)
-    }
-
     /// The names of the types, typealiases and associated types `items` declare, at any depth.
     private func visitTypeNames(_ items: SyntaxList<Item>, context: SourceContext) {
         for item in items {
@@ -191,7 +177,6 @@ final class DeclarationIndex {
                 for clause in ifConfig.clauses { visitTypeNames(clause.items, context: context) }
             case .other(let other) where other.kind == .typealias || other.kind == .associatedtype:
                 for name in other.names { otherTypeNames.insert(context.text(name)) }
-                if other.kind == .typealias { recordAlias(other, context: context) }
             default:
                 continue
             }
@@ -237,12 +222,7 @@ final class DeclarationIndex {
 /// any other type (`@unchecked Sendable`, `Box<Int>`, `P & Q`).
 func plainTypeName(_ text: String) -> String? {
     let tokens = typeTokens(text)
-    guard let last = tokens.last, tokens.count % 2 == 1 else { return nil }
-    for (index, token) in tokens.enumerated() {
-        let isName = token.utf8.first.map { startsName($0) } == true && token.utf8.allSatisfy { $0 >= 0x80 || isASCIINameByte($0) }
-        guard index % 2 == 0 ? isName : token == "." else { return nil }
-    }
-    return last
+    return isDottedName(tokens[...]) ? tokens.last : nil
 }
 
 func lastComponent(_ name: String) -> String {
@@ -479,16 +459,17 @@ extension SourceContext {
     /// its own module's type, which one of the same name in the other would shadow here) and the type
     /// names none of its generic parameters (`static var made: Factory<Format>` is no one type).
     func staticMemberType(_ name: String, of owner: String, isCall: Bool) -> String? {
-        let parameters: [String]
-        if let moduleSources {
-            guard let declared = moduleSources.genericParameters(ofType: owner) else { return nil }
-            parameters = declared
-        } else {
-            guard case .some(.some) = declarationIndex.types[owner] else { return nil }
-            parameters = declarationIndex.typeGenericParameters[owner] ?? []
-        }
-        guard let type = memberType(name, of: owner, isCall: isCall) else { return nil }
+        guard let parameters = genericParametersOfTypeDeclaredOnce(owner), let type = memberType(name, of: owner, isCall: isCall)
+        else { return nil }
         return parameters.isEmpty || !typeTokens(type).contains(where: parameters.contains) ? type : nil
+    }
+
+    /// The generic parameters of the type `owner` (none for a non-generic one), when it is declared once
+    /// among the file, the module and the wrapper sources; nil otherwise.
+    private func genericParametersOfTypeDeclaredOnce(_ owner: String) -> [String]? {
+        if let moduleSources { return moduleSources.genericParameters(ofType: owner) }
+        guard case .some(.some) = declarationIndex.types[owner] else { return nil }
+        return declarationIndex.typeGenericParameters[owner] ?? []
     }
 
     /// The type of the static `let`/`var` `name` of a superclass of `owner` (a subclass inherits it), declared
@@ -500,14 +481,7 @@ extension SourceContext {
     func inheritedStaticMemberType(_ name: String, of owner: String) -> String? {
         let index = declarationIndex
         // Declared once among the module and its wrapper sources, as for `staticMemberType`.
-        let parameters: [String]
-        if let moduleSources {
-            guard let declared = moduleSources.genericParameters(ofType: owner) else { return nil }
-            parameters = declared
-        } else {
-            guard case .some(.some) = index.types[owner] else { return nil }
-            parameters = index.typeGenericParameters[owner] ?? []
-        }
+        guard let parameters = genericParametersOfTypeDeclaredOnce(owner) else { return nil }
         func supertypes(of type: String) -> [String] {
             guard index.types[type] == nil else {
                 if case .some(.some(let names)) = index.supertypes[type] { return names }
@@ -517,8 +491,8 @@ extension SourceContext {
         }
         func aliasTarget(_ alias: String) -> String? {
             if let moduleSources { return moduleSources.aliasTarget(alias) }
-            if case .some(.some(let target)) = index.aliasTargets[alias] { return target }
-            return nil
+            guard case .some(.some(let aliased)) = typealiasIndex.aliases[alias] else { return nil }
+            return plainTypeName(text(aliased))
         }
         var inherited: [String] = []
         var level = [owner]

@@ -86,15 +86,15 @@ struct ModuleDeclarations: Sendable {
         }
     }
 
-    /// The type the typealias `name` names (`aliasTargets`), when one file of the module and the
-    /// dependencies declares it; nil otherwise (an extension names it without its qualifier, which
-    /// would tell two of that name apart).
+    /// The type the typealias `name` names, its last component where it is dotted plain names
+    /// (`typealias Keys = _AnyKey`), when one file of the module and the dependencies declares it; nil
+    /// otherwise (an extension names it without its qualifier, which would tell two of that name apart).
     func aliasTarget(_ name: String) -> String? {
-        let declaring = files.filter { $0.context.declarationIndex.aliasTargets[name] != nil }
-        guard declaring.count == 1, case .some(.some(let target)) = declaring[0].context.declarationIndex.aliasTargets[name] else {
+        let declaring = files.filter { $0.context.typealiasIndex.aliases[name] != nil }
+        guard declaring.count == 1, case .some(.some(let aliased)) = declaring[0].context.typealiasIndex.aliases[name] else {
             return nil
         }
-        return target
+        return plainTypeName(declaring[0].context.text(aliased))
     }
 
     /// The types (or typealiases, as an extension names them) that declare a static `let`/`var` named
