@@ -43,19 +43,19 @@ extension ParserState {
                     advance()
                     if hasCondition { _ = skipDirectiveCondition() }
                     while at(.atSign) {
-                        let attribute = parseAttribute()
+                        let attribute = parseAttribute(ofDeclaration: true)
                         tables.attributes.append(attribute)
                     }
                 }
                 if isPound("#endif") { advance() }
             } else if at(.atSign) {
-                let attribute = parseAttribute()
+                let attribute = parseAttribute(ofDeclaration: true)
                 tables.attributes.append(attribute)
             } else {
                 let modifier = index
                 advance()
                 var detail: TokenSpan?
-                if at(.leftParen) && isAttached(index) {
+                if view.opensDeclarationArguments(index) {
                     let open = index
                     skipBalanced()
                     detail = TokenSpan(open, index)
@@ -69,8 +69,9 @@ extension ParserState {
     }
 
     /// `@Name`, `@A.B`, `@State<Int>`, `@FocusState<Bool>.Binding` (a member of a generic
-    /// type), with `(arguments)` written right after the name.
-    mutating func parseAttribute() -> Attribute {
+    /// type), with `(arguments)` written right after the name, or for a declaration's
+    /// attribute anywhere on the same line (`opensDeclarationArguments`).
+    mutating func parseAttribute(ofDeclaration: Bool = false) -> Attribute {
         let atSign = index
         advance()
         let nameStart = index
@@ -88,7 +89,9 @@ extension ParserState {
         }
         let name = TokenSpan(nameStart, end)
         var arguments: TokenSpan?
-        if at(.leftParen) && isAttached(index) && !view.takesNoArguments(name) {
+        if (ofDeclaration ? view.opensDeclarationArguments(index) : at(.leftParen) && isAttached(index))
+            && !view.takesNoArguments(name)
+        {
             // Arguments have their own grammar (`visibility: internal`, `iOS 15, *`): kept as tokens.
             let open = index
             skipBalanced()

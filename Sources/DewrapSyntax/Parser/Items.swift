@@ -101,14 +101,14 @@ extension ParserState {
             if tokens[i].kind == .atSign {
                 // `@unknown default:` is a case label, not a declaration.
                 if words[i + 1] == .unknown { return nil }
-                i = view.skipAttribute(from: i)
+                i = view.skipAttribute(from: i, ofDeclaration: true)
                 continue
             }
             let word = words[i]
             if isDeclarationKeyword(i) || (word == .case && context == .members) { return i }
             guard word.isDeclarationModifier else { return nil }
             i += 1
-            if kind(at: i) == .leftParen && isAttached(i) { i = view.skipBalancedFrom(i) }
+            if view.opensDeclarationArguments(i) { i = view.skipBalancedFrom(i) }
         }
         return nil
     }
@@ -210,8 +210,8 @@ extension TokenView {
         return i + 1
     }
 
-    /// The index after an attribute starting at the `@` at `i`.
-    func skipAttribute(from start: Int) -> Int {
+    /// The index after an attribute starting at the `@` at `i` (as `parseAttribute` reads it).
+    func skipAttribute(from start: Int, ofDeclaration: Bool = false) -> Int {
         var i = start + 1
         if kind(at: i).isWord { i += 1 }
         // `@A.B`, `@A<T>`, `@A<T>.B` (as `parseAttribute` reads them).
@@ -225,7 +225,9 @@ extension TokenView {
                 break
             }
         }
-        if kind(at: i) == .leftParen && isAttached(i) && !takesNoArguments(TokenSpan(start + 1, i)) {
+        if (ofDeclaration ? opensDeclarationArguments(i) : kind(at: i) == .leftParen && isAttached(i))
+            && !takesNoArguments(TokenSpan(start + 1, i))
+        {
             i = skipBalancedFrom(i)
         }
         return i

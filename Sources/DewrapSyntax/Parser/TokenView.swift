@@ -55,6 +55,13 @@ struct TokenView {
     func isAttached(_ i: Int) -> Bool {
         i > 0 && i <= last && tokens[i].start == tokens[i - 1].end
     }
+
+    /// Whether token `i`, a `(` after a declaration's modifier or attribute name, opens
+    /// its arguments: swiftc takes `private (set)` and `@W /*c*/ (k: 1)` so (with a
+    /// warning in Swift 5 mode, an error in Swift 6), but not a `(` on the next line.
+    func opensDeclarationArguments(_ i: Int) -> Bool {
+        isToken(i) && tokens[i].kind == .leftParen && !isAtStartOfLine(i)
+    }
 }
 
 /// The words of the tokens, read from the tokens themselves (the lexer looked them up).
