@@ -145,10 +145,29 @@ struct EnvironmentCatalogTests {
         #expect(result.output.contains("private var _scheme: Environment<Palette> = Environment(\\.colorScheme)\n"))
     }
 
+    /// An `@Entry` without a type has its literal's (Apple's `@Entry var anotherCustomValue = true`;
+    /// element-x-ios' `@Entry var isInSidebar = false`); another value leaves the member uncertain.
+    @Test func entriesOfALiteral() {
+        for (value, type) in [("false", "Bool"), ("2", "Int"), ("-2", "Int"), ("1.5", "Double"), ("\"a \\(1)\"", "String")] {
+            let result = lowered(
+                "import SwiftUI\nextension EnvironmentValues {\n    @Entry var accent = \(value)\n}\nstruct A {\n    @Environment(\\.accent) private var accent\n}\n"
+            )
+            #expect(result.diagnostics.isEmpty, "\(value)")
+            #expect(result.output.contains("private var _accent: Environment<\(type)> = Environment(\\.accent)\n"), "\(value)")
+        }
+        for value in ["Accent()", "1 + 1", "[1]"] {
+            let result = lowered(
+                "import SwiftUI\nextension EnvironmentValues {\n    @Entry var colorScheme = \(value)\n}\nstruct A {\n    @Environment(\\.colorScheme) private var scheme\n}\n"
+            )
+            // Not the catalog's `ColorScheme`: the file's own declaration, of no certain type, shadows it.
+            #expect(result.diagnostics.count == 1, "\(value)")
+        }
+    }
+
     /// Not read as a declaration of the member: a stored property without `@Entry` (not allowed
-    /// in an extension), a static one, an untyped `@Entry`, and an extension of another type.
+    /// in an extension), a static one, and an extension of another type.
     @Test func declarationsThatDoNotCount() {
-        for declaration in ["var accent: Int = 1", "static var accent: Int { 1 }", "@Entry var accent = 1"] {
+        for declaration in ["var accent: Int = 1", "static var accent: Int { 1 }"] {
             let result = lowered(
                 "import SwiftUI\nextension EnvironmentValues {\n    \(declaration)\n}\nstruct A {\n    @Environment(\\.accent) private var accent\n}\n"
             )

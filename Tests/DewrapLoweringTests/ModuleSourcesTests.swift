@@ -42,7 +42,7 @@ struct ModuleSourcesTests {
             questions.append(("declares own \(name)", { "\($0.declaresOwnTypeOrAlias(named: name))" }))
             questions.append(("result builder \(name)", { "\($0.isResultBuilder(named: name))" }))
             questions.append(("supertypes \(name)", { "\($0.supertypes(ofType: name) as Any)" }))
-            questions.append(("alias \(name)", { "\($0.aliasTarget(name) as Any)" }))
+            questions.append(("alias \(name)", { "\($0.aliasTargetText(name) as Any)" }))
         }
         for (owner, names) in cases {
             for name in names { questions.append(("case \(owner).\(name)", { "\($0.enumCase(name, of: owner) as Any)" })) }
@@ -223,7 +223,7 @@ protocol ModuleQuestions {
     func declaresStaticMember(named name: String) -> Bool
     func environmentValue(_ name: String) -> String??
     func supertypes(ofType name: String) -> [String]?
-    func aliasTarget(_ name: String) -> String?
+    func aliasTargetText(_ name: String) -> String?
     func staticValueOwners(named name: String) -> Set<String>
 }
 

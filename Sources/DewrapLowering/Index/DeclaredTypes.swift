@@ -568,6 +568,33 @@ extension SourceContext {
         let holdsSelf = text.withUTF8 { text in ("Self" as StaticString).withUTF8Buffer { DewrapLowering.bytes(text, contain: $0) } }
         return holdsSelf || type.hasPrefix("some ") ? nil : type
     }
+
+    /// Whether a type that names `name` among what it inherits is `Encodable` (`decoding`: `Decodable`),
+    /// through protocols and typealiases of the file, the module or the wrapper sources: a protocol
+    /// refining one (`protocol JSONEncodable: Encodable`, in a file without a wrapper, which the shapes
+    /// do not read), or a typealias naming one (pocket-casts' `typealias JSONCodable = JSONDecodable &
+    /// JSONEncodable`). Only protocols are followed: a class inheriting a `Codable` class does not
+    /// have its own properties coded by synthesis.
+    func namesCodingProtocol(_ name: String, decoding: Bool) -> Bool {
+        var seen: Set<String> = []
+        var pending = [name]
+        while let next = pending.popLast(), seen.count < 16 {
+            guard seen.insert(next).inserted else { continue }
+            if shapes.isCodingProtocol(next, decoding: decoding) { return true }
+            if let moduleSources {
+                if let kind = moduleSources.type(named: next) {
+                    if kind == .protocol { pending += moduleSources.supertypes(ofType: next) ?? [] }
+                } else if let target = moduleSources.aliasTargetText(next) {
+                    pending += inheritedNames(target)
+                }
+            } else if let kind = declarationIndex.types[next] {
+                if kind == .protocol, case .some(.some(let names)) = declarationIndex.supertypes[next] { pending += names }
+            } else if case .some(.some(let aliased)) = typealiasIndex.aliases[next] {
+                pending += inheritedNames(text(aliased))
+            }
+        }
+        return false
+    }
 }
 
 extension Dictionary {

@@ -398,16 +398,24 @@ public func environmentValueType(named name: String) -> String? {
     EnvironmentCatalog.table.entry(named: name)?.type
 }
 
-/// A property of `EnvironmentValues` that a file declares: its name token and its written type.
+/// A property of `EnvironmentValues` that a file declares: its name token and its type.
 struct EnvironmentMember {
     var name: Int
+    /// The written type, or an `@Entry`'s literal value whose type is the property's (element-x-ios'
+    /// `@Entry var isInSidebar = false`).
     var type: TokenSpan
+    var isLiteral = false
+
+    /// The type as `typeText` writes it; nil for a literal of no certain type.
+    func typeText(in context: SourceContext) -> String? {
+        isLiteral ? context.literalType(type) : DewrapLowering.typeText(typeTokens(context.text(type)))
+    }
 }
 
 /// The instance properties that the top-level `extension EnvironmentValues` blocks of a parsed
-/// file declare with a written type (in any `#if` branch), in order: a computed one (`var name: T
-/// { … }`) or one made by the `@Entry` macro (`@Entry var name: T = …`). A stored property
-/// without `@Entry` cannot be declared in an extension and is not one.
+/// file declare with a written type or a literal value (in any `#if` branch), in order: a computed
+/// one (`var name: T { … }`) or one made by the `@Entry` macro (`@Entry var name: T = …`, `@Entry
+/// var name = 1`). A stored property without `@Entry` cannot be declared in an extension and is not one.
 func environmentValuesMembers(in context: SourceContext) -> [EnvironmentMember] {
     var members: [EnvironmentMember] = []
     func visitMembers(_ items: SyntaxList<Item>) {
@@ -415,8 +423,7 @@ func environmentValuesMembers(in context: SourceContext) -> [EnvironmentMember] 
             switch item {
             case .variable(let variable):
                 guard context.word(variable.keyword) == .var, variable.bindings.count == 1,
-                    !context.isStatic(variable.prefix),
-                    let name = variable.bindings[0].name, let type = variable.bindings[0].type
+                    !context.isStatic(variable.prefix), let name = variable.bindings[0].name
                 else { continue }
                 let isComputed: Bool
                 switch variable.bindings[0].accessors?.content {
@@ -427,7 +434,11 @@ func environmentValuesMembers(in context: SourceContext) -> [EnvironmentMember] 
                 }
                 let isEntry = variable.prefix.attributes.contains { context.span($0.name, isSpelled: "Entry") }
                 guard isComputed || isEntry && variable.bindings[0].accessors == nil else { continue }
-                members.append(EnvironmentMember(name: name, type: type))
+                if let type = variable.bindings[0].type {
+                    members.append(EnvironmentMember(name: name, type: type))
+                } else if isEntry, let value = variable.bindings[0].initializer {
+                    members.append(EnvironmentMember(name: name, type: value, isLiteral: true))
+                }
             case .ifConfig(let ifConfig):
                 for clause in ifConfig.clauses { visitMembers(clause.items) }
             default:
@@ -461,8 +472,7 @@ extension SourceContext {
     func environmentValueType(named name: String, usedAt usage: Int? = nil) -> String? {
         var declared: String?
         for member in environmentValuesMembers(in: self) where text(member.name) == name {
-            let type = typeText(typeTokens(text(member.type)))
-            guard declared == nil || declared == type else { return nil }
+            guard let type = member.typeText(in: self), declared == nil || declared == type else { return nil }
             declared = type
         }
         if let declared { return declared }

@@ -86,15 +86,15 @@ struct ModuleDeclarations: Sendable {
         }
     }
 
-    /// The type the typealias `name` names, its last component where it is dotted plain names
-    /// (`typealias Keys = _AnyKey`), when one file of the module and the dependencies declares it; nil
-    /// otherwise (an extension names it without its qualifier, which would tell two of that name apart).
-    func aliasTarget(_ name: String) -> String? {
+    /// The text of the type the typealias `name` names (`_AnyKey`, `JSONDecodable & JSONEncodable`),
+    /// when one file of the module and the dependencies declares it; nil otherwise (an extension
+    /// names it without its qualifier, which would tell two of that name apart).
+    func aliasTargetText(_ name: String) -> String? {
         let declaring = files.filter { $0.context.typealiasIndex.aliases[name] != nil }
         guard declaring.count == 1, case .some(.some(let aliased)) = declaring[0].context.typealiasIndex.aliases[name] else {
             return nil
         }
-        return plainTypeName(declaring[0].context.text(aliased))
+        return declaring[0].context.text(aliased)
     }
 
     /// The types (or typealiases, as an extension names them) that declare a static `let`/`var` named
@@ -194,13 +194,13 @@ struct ModuleDeclarations: Sendable {
     /// All of one type, or uncertain.
     func environmentValue(_ name: String) -> String?? {
         func declared(dependency: Bool) -> String?? {
-            var types = Set<String>()
+            var types = Set<String?>()
             for file in files where file.dependency == dependency {
                 for member in environmentValuesMembers(in: file.context) where file.context.text(member.name) == name {
-                    types.insert(typeText(typeTokens(file.context.text(member.type))))
+                    types.insert(member.typeText(in: file.context)) // nil: a literal of no certain type
                 }
             }
-            return types.isEmpty ? nil : .some(types.count == 1 ? types.first : nil)
+            return types.isEmpty ? nil : .some(types.count == 1 ? types.first! : nil)
         }
         return declared(dependency: false) ?? declared(dependency: true)
     }

@@ -127,7 +127,12 @@ public final class ModuleSources: Sendable {
 
     /// The type the typealias `name` names, where one file declares it.
     func aliasTarget(_ name: String) -> String? {
-        declarations(declaring: name) { $0.aliasTarget(name) }
+        aliasTargetText(name).flatMap(plainTypeName)
+    }
+
+    /// The text of the type the typealias `name` names, where one file declares it.
+    func aliasTargetText(_ name: String) -> String? {
+        declarations(declaring: name) { $0.aliasTargetText(name) }
     }
 
     /// The types (or typealiases) that declare a static `let`/`var` named `name`.

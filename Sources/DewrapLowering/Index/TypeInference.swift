@@ -25,8 +25,21 @@ extension SourceContext {
 
     /// A literal, a collection literal or `T(…)`, `[T]()`, `T?.none`, written as all of `span`.
     private func literalOrConstructedType(_ span: TokenSpan) -> String? {
-        let first = tokens[span.lower]
-        switch first.kind {
+        switch tokens[span.lower].kind {
+        case .leftSquare:
+            return collectionType(span)
+        case .identifier:
+            return constructedType(span)
+        default:
+            return literalType(span)
+        }
+    }
+
+    /// The default type of a number, Boolean or string literal written as all of `span`: what no
+    /// other declaration can change.
+    func literalType(_ span: TokenSpan) -> String? {
+        guard !span.isEmpty else { return nil }
+        switch tokens[span.lower].kind {
         case .integerLiteral where span.upper == span.lower + 1:
             return "Int"
         case .floatLiteral where span.upper == span.lower + 1:
@@ -42,10 +55,6 @@ extension SourceContext {
             return word == .true || word == .false ? "Bool" : nil
         case .stringStart:
             return closingIndex(from: span.lower) == span.upper - 1 ? "String" : nil
-        case .leftSquare:
-            return collectionType(span)
-        case .identifier:
-            return constructedType(span)
         default:
             return nil
         }

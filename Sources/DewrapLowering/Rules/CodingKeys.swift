@@ -45,16 +45,10 @@ func planCodingKeys(
         return .unchanged
     }
     // Most types are not coded: asked declaration by declaration, without collecting every inherited name first.
-    // With no protocol declared in these sources, only the standard names say so: a one-name entry is compared as bytes.
-    let onlyStandard = context.shapes.protocols.isEmpty
     // `decoding`: `Decodable` only (synthesis writes `init(from:)`, K-4).
     func inheritsCoding(_ declaration: TypeDecl, decoding: Bool = false) -> Bool {
         declaration.inheritance.contains { entry in
-            if onlyStandard, entry.upper == entry.lower + 1, context.tree.tokens[entry.lower].kind == .identifier {
-                return context.token(entry.lower, isSpelled: "Codable") || context.token(entry.lower, isSpelled: "Decodable")
-                    || (!decoding && context.token(entry.lower, isSpelled: "Encodable"))
-            }
-            return inheritedNames(entry, context: context).contains { context.shapes.isCodingProtocol($0, decoding: decoding) }
+            inheritedNames(entry, context: context).contains { context.namesCodingProtocol($0, decoding: decoding) }
         }
     }
     // A user-declared CodingKeys, in the type or an extension of it in this file.

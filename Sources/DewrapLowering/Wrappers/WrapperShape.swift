@@ -773,6 +773,13 @@ private func readShape(_ type: TypeDecl, extensions: [TypeDecl], outer: TypeDecl
         }
     }
     let outerName = outer.map { context.text($0.name) }
+    // `Self` in the declaration is the wrapper's type (pocket-casts' `var projectedValue: Self`), not the type
+    // a property is declared in: spelled with the generic parameters, which the lowering substitutes.
+    if let projected = projectedValue?.type, typeTokens(projected).contains("Self") {
+        let arguments = genericParameters.isEmpty ? "" : "<" + genericParameters.joined(separator: ", ") + ">"
+        let selfType = outerName.map { $0 + arguments + "." + context.text(type.name) } ?? context.text(type.name) + arguments
+        projectedValue?.type = typeText(typeTokens(projected).flatMap { $0 == "Self" ? typeTokens(selfType) : [$0] })
+    }
     return WrapperShape(
         name: outerName.map { $0 + "." + context.text(type.name) } ?? context.text(type.name), kind: kind,
         genericParameters: genericParameters, initializers: initializers, wrappedValue: wrappedValue, projectedValue: projectedValue,
