@@ -581,6 +581,9 @@ extension SourceContext {
         while let next = pending.popLast(), seen.count < 16 {
             guard seen.insert(next).inserted else { continue }
             if shapes.isCodingProtocol(next, decoding: decoding) { return true }
+            // The SDK's protocols that views and models adopt refine no coding protocol: the module is not
+            // asked about them (its first question reads every file's declarations).
+            if notCodingProtocols.contains(next) { continue }
             if let moduleSources {
                 if let kind = moduleSources.type(named: next) {
                     if kind == .protocol { pending += moduleSources.supertypes(ofType: next) ?? [] }
@@ -603,3 +606,13 @@ extension Dictionary {
         if updateValue(entry, forKey: name) != nil { self[name] = .some(nil) }
     }
 }
+
+/// Protocols of the standard library, Foundation, Combine and SwiftUI that neither are nor refine
+/// `Encodable` or `Decodable`, by their bytes.
+let notCodingProtocols = NameSet(names: [
+    "View", "ViewModifier", "App", "Scene", "Shape", "ObservableObject", "Observable", "DynamicProperty",
+    "PreviewProvider", "Identifiable", "Hashable", "Equatable", "Comparable", "Sendable", "AnyObject", "Error",
+    "LocalizedError", "CustomStringConvertible", "CustomDebugStringConvertible", "CaseIterable", "RawRepresentable",
+    "EnvironmentKey", "PreferenceKey", "ButtonStyle", "ToggleStyle", "LabelStyle", "UIViewRepresentable",
+    "NSViewRepresentable", "UIViewControllerRepresentable", "NSViewControllerRepresentable", "Animatable",
+])

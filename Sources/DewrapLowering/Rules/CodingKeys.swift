@@ -45,10 +45,22 @@ func planCodingKeys(
         return .unchanged
     }
     // Most types are not coded: asked declaration by declaration, without collecting every inherited name first.
+    // With no protocol declared in these sources, a one-name entry that is a standard protocol is compared as bytes.
+    let onlyStandard = context.shapes.protocols.isEmpty
     // `decoding`: `Decodable` only (synthesis writes `init(from:)`, K-4).
     func inheritsCoding(_ declaration: TypeDecl, decoding: Bool = false) -> Bool {
         declaration.inheritance.contains { entry in
-            inheritedNames(entry, context: context).contains { context.namesCodingProtocol($0, decoding: decoding) }
+            if onlyStandard, entry.upper == entry.lower + 1, context.tree.tokens[entry.lower].kind == .identifier {
+                if context.token(entry.lower, isSpelled: "Codable") || context.token(entry.lower, isSpelled: "Decodable") {
+                    return true
+                }
+                if context.token(entry.lower, isSpelled: "Encodable") { return !decoding }
+                let range = context.tree.tokens[entry.lower].range
+                if context.bytes.withUnsafeBufferPointer({ notCodingProtocols.contains(UnsafeBufferPointer(rebasing: $0[range])) }) {
+                    return false
+                }
+            }
+            return inheritedNames(entry, context: context).contains { context.namesCodingProtocol($0, decoding: decoding) }
         }
     }
     // A user-declared CodingKeys, in the type or an extension of it in this file.

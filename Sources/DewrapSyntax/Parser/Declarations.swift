@@ -89,9 +89,7 @@ extension ParserState {
         }
         let name = TokenSpan(nameStart, end)
         var arguments: TokenSpan?
-        if (ofDeclaration ? view.opensDeclarationArguments(index) : at(.leftParen) && isAttached(index))
-            && !view.takesNoArguments(name)
-        {
+        if at(.leftParen) && (ofDeclaration ? !isAtStartOfLine(index) : isAttached(index)) && !view.takesNoArguments(name) {
             // Arguments have their own grammar (`visibility: internal`, `iOS 15, *`): kept as tokens.
             let open = index
             skipBalanced()

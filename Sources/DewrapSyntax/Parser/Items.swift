@@ -225,7 +225,7 @@ extension TokenView {
                 break
             }
         }
-        if (ofDeclaration ? opensDeclarationArguments(i) : kind(at: i) == .leftParen && isAttached(i))
+        if kind(at: i) == .leftParen && (ofDeclaration ? !isAtStartOfLine(i) : isAttached(i))
             && !takesNoArguments(TokenSpan(start + 1, i))
         {
             i = skipBalancedFrom(i)

@@ -59,6 +59,7 @@ struct TokenView {
     /// Whether token `i`, a `(` after a declaration's modifier or attribute name, opens
     /// its arguments: swiftc takes `private (set)` and `@W /*c*/ (k: 1)` so (with a
     /// warning in Swift 5 mode, an error in Swift 6), but not a `(` on the next line.
+    @inline(__always)
     func opensDeclarationArguments(_ i: Int) -> Bool {
         isToken(i) && tokens[i].kind == .leftParen && !isAtStartOfLine(i)
     }
