@@ -146,7 +146,9 @@ struct EnvironmentCatalogTests {
     }
 
     /// An `@Entry` without a type has its literal's (Apple's `@Entry var anotherCustomValue = true`;
-    /// element-x-ios' `@Entry var isInSidebar = false`); another value leaves the member uncertain.
+    /// element-x-ios' `@Entry var isInSidebar = false`); another value is not read, and a declaration
+    /// of the member with a type decides (exyte/Chat's `@Entry var chatTheme = ChatTheme()` under
+    /// `#if swift(>=6.0)`, `var chatTheme: ChatTheme { … }` under `#else`).
     @Test func entriesOfALiteral() {
         for (value, type) in [("false", "Bool"), ("2", "Int"), ("-2", "Int"), ("1.5", "Double"), ("\"a \\(1)\"", "String")] {
             let result = lowered(
@@ -156,12 +158,16 @@ struct EnvironmentCatalogTests {
             #expect(result.output.contains("private var _accent: Environment<\(type)> = Environment(\\.accent)\n"), "\(value)")
         }
         for value in ["Accent()", "1 + 1", "[1]"] {
-            let result = lowered(
-                "import SwiftUI\nextension EnvironmentValues {\n    @Entry var colorScheme = \(value)\n}\nstruct A {\n    @Environment(\\.colorScheme) private var scheme\n}\n"
+            let alone = lowered(
+                "import SwiftUI\nextension EnvironmentValues {\n    @Entry var accent = \(value)\n}\nstruct A {\n    @Environment(\\.accent) private var accent\n}\n"
             )
-            // Not the catalog's `ColorScheme`: the file's own declaration, of no certain type, shadows it.
-            #expect(result.diagnostics.count == 1, "\(value)")
+            #expect(alone.diagnostics.count == 1, "\(value)")
         }
+        let typedElsewhere = lowered(
+            "import SwiftUI\nextension EnvironmentValues {\n#if swift(>=6.0)\n    @Entry var accent = Accent()\n#else\n    var accent: Accent { Accent() }\n#endif\n}\nstruct A {\n    @Environment(\\.accent) private var accent\n}\n"
+        )
+        #expect(typedElsewhere.diagnostics.isEmpty)
+        #expect(typedElsewhere.output.contains("Environment<Accent>"))
     }
 
     /// Not read as a declaration of the member: a stored property without `@Entry` (not allowed

@@ -401,21 +401,23 @@ public func environmentValueType(named name: String) -> String? {
 /// A property of `EnvironmentValues` that a file declares: its name token and its type.
 struct EnvironmentMember {
     var name: Int
-    /// The written type, or an `@Entry`'s literal value whose type is the property's (element-x-ios'
-    /// `@Entry var isInSidebar = false`).
+    /// The written type, or an `@Entry`'s literal value (element-x-ios' `@Entry var isInSidebar = false`).
     var type: TokenSpan
-    var isLiteral = false
+    /// The literal's type, for an `@Entry` without a written type.
+    var literalType: String?
 
-    /// The type as `typeText` writes it; nil for a literal of no certain type.
-    func typeText(in context: SourceContext) -> String? {
-        isLiteral ? context.literalType(type) : DewrapLowering.typeText(typeTokens(context.text(type)))
+    /// The type as `typeText` writes it.
+    func typeText(in context: SourceContext) -> String {
+        literalType ?? DewrapLowering.typeText(typeTokens(context.text(type)))
     }
 }
 
 /// The instance properties that the top-level `extension EnvironmentValues` blocks of a parsed
-/// file declare with a written type or a literal value (in any `#if` branch), in order: a computed
-/// one (`var name: T { … }`) or one made by the `@Entry` macro (`@Entry var name: T = …`, `@Entry
-/// var name = 1`). A stored property without `@Entry` cannot be declared in an extension and is not one.
+/// file declare with a written type (in any `#if` branch), in order: a computed one (`var name: T
+/// { … }`) or one made by the `@Entry` macro (`@Entry var name: T = …`, or `@Entry var name = 1`,
+/// whose type is its literal's: another value is not read, exyte/Chat's `@Entry var chatTheme =
+/// ChatTheme()` beside `var chatTheme: ChatTheme { … }` in a `#else`). A stored property without
+/// `@Entry` cannot be declared in an extension and is not one.
 func environmentValuesMembers(in context: SourceContext) -> [EnvironmentMember] {
     var members: [EnvironmentMember] = []
     func visitMembers(_ items: SyntaxList<Item>) {
@@ -436,8 +438,8 @@ func environmentValuesMembers(in context: SourceContext) -> [EnvironmentMember] 
                 guard isComputed || isEntry && variable.bindings[0].accessors == nil else { continue }
                 if let type = variable.bindings[0].type {
                     members.append(EnvironmentMember(name: name, type: type))
-                } else if isEntry, let value = variable.bindings[0].initializer {
-                    members.append(EnvironmentMember(name: name, type: value, isLiteral: true))
+                } else if isEntry, let value = variable.bindings[0].initializer, let type = context.literalType(value) {
+                    members.append(EnvironmentMember(name: name, type: value, literalType: type))
                 }
             case .ifConfig(let ifConfig):
                 for clause in ifConfig.clauses { visitMembers(clause.items) }
@@ -472,7 +474,8 @@ extension SourceContext {
     func environmentValueType(named name: String, usedAt usage: Int? = nil) -> String? {
         var declared: String?
         for member in environmentValuesMembers(in: self) where text(member.name) == name {
-            guard let type = member.typeText(in: self), declared == nil || declared == type else { return nil }
+            let type = member.typeText(in: self)
+            guard declared == nil || declared == type else { return nil }
             declared = type
         }
         if let declared { return declared }

@@ -194,13 +194,13 @@ struct ModuleDeclarations: Sendable {
     /// All of one type, or uncertain.
     func environmentValue(_ name: String) -> String?? {
         func declared(dependency: Bool) -> String?? {
-            var types = Set<String?>()
+            var types = Set<String>()
             for file in files where file.dependency == dependency {
                 for member in environmentValuesMembers(in: file.context) where file.context.text(member.name) == name {
-                    types.insert(member.typeText(in: file.context)) // nil: a literal of no certain type
+                    types.insert(member.typeText(in: file.context))
                 }
             }
-            return types.isEmpty ? nil : .some(types.count == 1 ? types.first! : nil)
+            return types.isEmpty ? nil : .some(types.count == 1 ? types.first : nil)
         }
         return declared(dependency: false) ?? declared(dependency: true)
     }
