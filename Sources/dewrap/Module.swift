@@ -14,7 +14,8 @@ import Darwin
 /// `@Environment` keys name in the others, and a wrapper declared in one is known in all.
 /// Inputs that cannot be read are left out here; their jobs report them. What is read is kept in
 /// `kept` as far as its budget goes (`KeptInputs`), for the run's later passes. With a module
-/// index, only the module sources it says spell `@propertyWrapper` are read for wrappers.
+/// index, only the module sources it says spell `@propertyWrapper` are read for wrappers (and a
+/// wrapper's extensions only in those: without an index, in any file).
 /// The `--wrapper-sources` files (`dependencies`) are other modules: their public declarations
 /// are read with the module's, under the names the module does not declare.
 ///
@@ -41,6 +42,10 @@ func readModule(
         if let source = try? readInput(dependency) { constructions.formUnion(uncertainConstructionNames(in: source)) }
     }
     kept.reserve(paths.count)
+    // The files read, and the one that declares each wrapper: a wrapper's extensions in the others
+    // are read with it at the end.
+    var sources: [[UInt8]] = []
+    var declaringFile: [String: Int] = [:]
     for (position, path) in paths.enumerated() {
         // The index has an entry for each module source (in their order), none for an input.
         guard position < inputCount || moduleIndex?[position - inputCount].declaresWrapper ?? true else {
@@ -50,10 +55,14 @@ func readModule(
         // The module's own wrappers win over `--wrapper-sources`, as a file's own do.
         guard let source = try? readInput(path) else { continue }
         kept.keep(source, of: path)
-        wrapperShapes.merge(WrapperShapes(readingModule: [source]))
+        let declared = WrapperShapes(readingModule: [source])
+        for name in declared.byName.keys where !name.contains(".") { declaringFile[name] = sources.count }
+        sources.append(source)
+        wrapperShapes.merge(declared)
         if position < inputCount && mayDeclareWrappedParameter(source) { declaring?.insert(path) }
         if position < inputCount || moduleIndex == nil { constructions.formUnion(uncertainConstructionNames(in: source)) }
     }
+    if !declaringFile.isEmpty { wrapperShapes.addExtensions(of: declaringFile, in: sources) }
     declaringInputs = declaring
     return ModuleSources(
         count: paths.count, file: { try? kept.read(paths[$0]) },

@@ -10,12 +10,12 @@ import Darwin
 /// The `@propertyWrapper` declarations in the `--wrapper-sources` paths: each a
 /// `.swift` file, or a folder searched for them as a folder input is (`swiftFiles(inFolder:)`).
 /// The files are only read, never lowered or written.
+/// A wrapper's extensions in any of the files count (swift-sharing's `init(wrappedValue:_:)` of
+/// `Shared` is in another file than `Shared`).
 func readWrapperSources(_ paths: [String]) throws(FileError) -> WrapperShapes {
-    var shapes = WrapperShapes()
-    for file in wrapperSourceFiles(paths) {
-        shapes.merge(WrapperShapes(readingDeclarationsIn: try readInput(file)))
-    }
-    return shapes
+    var sources: [[UInt8]] = []
+    for file in wrapperSourceFiles(paths) { sources.append(try readInput(file)) }
+    return WrapperShapes(readingModule: sources)
 }
 
 /// The files the `--wrapper-sources` paths name: a file as given (reading it reports a missing

@@ -421,4 +421,24 @@ import Testing
         let noPath = try runDewrap(["--wrapper-sources"])
         #expect(noPath.status == 64)
     }
+
+    /// A wrapper's extensions in the other `--wrapper-sources` files count: its init that takes an
+    /// initial value may be declared in one (pointfreeco/swift-sharing's `Shared`).
+    @Test func wrapperSourcesReadAWrappersExtensionsInOtherFiles() throws {
+        let folder = try makeScratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try write(
+            "@propertyWrapper struct Stored<Value> {\n    let key: String\n    var wrappedValue: Value { fatalError() }\n}\n",
+            to: folder.appendingPathComponent("Stored.swift"))
+        try write(
+            "extension Stored {\n    init(wrappedValue: Value, _ key: String) { self.key = key }\n}\n",
+            to: folder.appendingPathComponent("StoredKeys.swift"))
+        let source = "struct Settings {\n    @Stored(\"v\") var volume = 5\n}\n"
+        let result = try runDewrap(["--wrapper-sources", folder.path, "-"], stdin: Array(source.utf8))
+        #expect(result.status == 0)
+        #expect(result.stderr == "")
+        #expect(result.stdoutText.contains("self._volume = Stored(wrappedValue: volume, \"v\")\n"))
+        let alone = try runDewrap(["--wrapper-sources", folder.appendingPathComponent("Stored.swift").path, "-"], stdin: Array(source.utf8))
+        #expect(alone.stderr.contains("'Stored' has no init(wrappedValue:)"))
+    }
 }

@@ -260,12 +260,19 @@ extension DeclarationIndex.Function: DeclarationEntry {}
 
 extension WrapperShapes {
     /// The wrappers declared in any file of a module: known in all of its files, as a wrapper
-    /// declared in the input is (a file that does not spell `@propertyWrapper` is not parsed).
+    /// declared in the input is (a file that does not spell `@propertyWrapper` is not parsed
+    /// for them). Each with its extensions in any of the files: pointfreeco/swift-sharing
+    /// declares `struct Shared<Value>` in Shared.swift and its `init(wrappedValue:_:)` in an
+    /// `extension Shared` of SharedKey.swift (`addExtensions`).
     public init(readingModule sources: [[UInt8]]) {
         self.init()
-        for source in sources where bytes(source, contain: "@propertyWrapper") {
-            merge(WrapperShapes(readingDeclarationsIn: source))
+        var declaringFile: [String: Int] = [:]
+        for (index, source) in sources.enumerated() where bytes(source, contain: "@propertyWrapper") {
+            let declared = WrapperShapes(readingDeclarationsIn: source)
+            for name in declared.byName.keys where !name.contains(".") { declaringFile[name] = index }
+            merge(declared)
         }
+        if sources.count > 1 && !declaringFile.isEmpty { addExtensions(of: declaringFile, in: sources) }
     }
 }
 

@@ -1,4 +1,11 @@
 import DewrapSyntax
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// What lowering needs to know about one property-wrapper type, read from its
 /// Swift declaration (SPEC Decision 7): the built-in catalog, a
@@ -321,6 +328,46 @@ public struct WrapperShapes: Sendable {
     /// Every `@propertyWrapper` type declared in `source` (extensions of it in the same source included).
     public init(readingDeclarationsIn source: [UInt8]) {
         self.init(context: SourceContext(bytes: source, tree: Parser.parse(source, bodies: .skippingPlain)))
+    }
+
+    /// Reads each wrapper of `declaringFile` again with the extensions of it that the other `sources`
+    /// declare at their top level, in any `#if` branch: their text after the wrapper's file, read as one.
+    public mutating func addExtensions(of declaringFile: [String: Int], in sources: [[UInt8]]) {
+        // The files that spell `extension Name` for a wrapper's name (one pass over each file's bytes);
+        // only those are parsed.
+        var extending: [String: [Int]] = [:]
+        for (index, source) in sources.enumerated() {
+            for name in extendedNames(in: source) where declaringFile[name].map({ $0 != index }) == true {
+                if extending[name]?.last != index { extending[name, default: []].append(index) }
+            }
+        }
+        for (name, files) in extending.sorted(by: { $0.key < $1.key }) {
+            var combined: [UInt8] = []
+            for index in files {
+                let source = sources[index]
+                let tree = Parser.parse(source, bodies: .skippingPlain)
+                func collect(_ items: SyntaxList<Item>) {
+                    for item in items {
+                        switch item {
+                        case .type(let type) where type.kind == .extension:
+                            guard type.name.upper == type.name.lower + 1, sameBytes(source, tree.tokens[type.name.lower].range, name)
+                            else { continue }
+                            combined.append(UInt8(ascii: "\n"))
+                            combined += source[tree.tokens[type.span.lower].start..<tree.tokens[type.span.upper - 1].end]
+                        case .ifConfig(let ifConfig):
+                            for clause in ifConfig.clauses { collect(clause.items) }
+                        default:
+                            continue
+                        }
+                    }
+                }
+                collect(tree.items)
+            }
+            guard !combined.isEmpty, let declaring = declaringFile[name],
+                let shape = WrapperShapes(readingDeclarationsIn: sources[declaring] + combined).byName[name]
+            else { continue }
+            byName[name] = shape
+        }
     }
 
     /// The wrappers and protocols declared in a parsed file. `borrowing`: an init takes its
@@ -1200,4 +1247,37 @@ extension String {
         }
         return result + rest
     }
+}
+
+/// Whether `source[range]` spells `name`.
+private func sameBytes(_ source: [UInt8], _ range: Range<Int>, _ name: String) -> Bool {
+    range.count == name.utf8.count && source[range].elementsEqual(name.utf8)
+}
+
+/// The names written after `extension` and spaces or tabs in `source`, by its bytes (comments and
+/// strings too: a superset, which the parse of the file then sorts out).
+private func extendedNames(in source: [UInt8]) -> [String] {
+    var names: [String] = []
+    source.withUnsafeBufferPointer { bytes in
+        guard let base = bytes.baseAddress else { return }
+        let keyword = Array("extension".utf8)
+        var from = 0
+        // Anchored on the `x`, a rarer byte than the `e`.
+        while from < bytes.count, let hit = memchr(base + from, Int32(UInt8(ascii: "x")), bytes.count - from) {
+            let x = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+            from = x + 1
+            let start = x - 1
+            guard start >= 0, start + keyword.count < bytes.count, start == 0 || !isNameByte(bytes[start - 1]),
+                keyword.indices.allSatisfy({ bytes[start + $0] == keyword[$0] })
+            else { continue }
+            var nameStart = start + keyword.count
+            guard bytes[nameStart] == 0x20 || bytes[nameStart] == 0x09 else { continue }
+            while nameStart < bytes.count && (bytes[nameStart] == 0x20 || bytes[nameStart] == 0x09) { nameStart += 1 }
+            var nameEnd = nameStart
+            while nameEnd < bytes.count && isNameByte(bytes[nameEnd]) { nameEnd += 1 }
+            if nameEnd > nameStart { names.append(String(decoding: bytes[nameStart..<nameEnd], as: UTF8.self)) }
+            from = nameEnd
+        }
+    }
+    return names
 }
