@@ -10,12 +10,23 @@ import Darwin
 /// The `@propertyWrapper` declarations in the `--wrapper-sources` paths: each a
 /// `.swift` file, or a folder searched for them as a folder input is (`swiftFiles(inFolder:)`).
 /// The files are only read, never lowered or written.
-/// A wrapper's extensions in any of the files count (swift-sharing's `init(wrappedValue:_:)` of
-/// `Shared` is in another file than `Shared`).
+/// Every file is read, also for its protocols and typealiases (swift-dependencies' `TestDependencyKey`,
+/// whose `Value` `@Dependency(Key.self)` needs, is in a file without a wrapper); a wrapper's extensions
+/// in any of the files count (swift-sharing's `init(wrappedValue:_:)` of `Shared` is in another file
+/// than `Shared`).
 func readWrapperSources(_ paths: [String]) throws(FileError) -> WrapperShapes {
+    var shapes = WrapperShapes()
     var sources: [[UInt8]] = []
-    for file in wrapperSourceFiles(paths) { sources.append(try readInput(file)) }
-    return WrapperShapes(readingModule: sources)
+    var declaringFile: [String: Int] = [:]
+    for file in wrapperSourceFiles(paths) {
+        let source = try readInput(file)
+        let declared = WrapperShapes(readingDeclarationsIn: source)
+        for name in declared.byName.keys where !name.contains(".") { declaringFile[name] = sources.count }
+        sources.append(source)
+        shapes.merge(declared)
+    }
+    if !declaringFile.isEmpty { shapes.addExtensions(of: declaringFile, in: sources) }
+    return shapes
 }
 
 /// The files the `--wrapper-sources` paths name: a file as given (reading it reports a missing

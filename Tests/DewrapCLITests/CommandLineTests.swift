@@ -441,4 +441,31 @@ import Testing
         let alone = try runDewrap(["--wrapper-sources", folder.appendingPathComponent("Stored.swift").path, "-"], stdin: Array(source.utf8))
         #expect(alone.stderr.contains("'Stored' has no init(wrappedValue:)"))
     }
+
+    /// Every `--wrapper-sources` file is read for its protocols too, not only those that declare a
+    /// wrapper: swift-dependencies' `TestDependencyKey`, whose `Value` `@Dependency(Key.self)` needs,
+    /// is in a file of its own (its peer suite caught a first version that read only the wrappers' files).
+    @Test func wrapperSourcesReadProtocolsOfFilesWithoutAWrapper() throws {
+        let folder = try makeScratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try write(
+            "public protocol TestDependencyKey {\n    associatedtype Value = Self\n    static var testValue: Value { get }\n}\n",
+            to: folder.appendingPathComponent("Key.swift"))
+        try write(
+            """
+            @propertyWrapper
+            public struct Dependency<Value> {
+                let read: () -> Value
+                public init<Key: TestDependencyKey>(_ key: Key.Type) where Key.Value == Value { read = { Key.testValue } }
+                public var wrappedValue: Value { read() }
+            }
+
+            """,
+            to: folder.appendingPathComponent("Dependency.swift"))
+        let source = "struct Model {\n    @Dependency(Clock.self) var clock\n}\nstruct Clock: TestDependencyKey { static var testValue: Int { 1 } }\n"
+        let result = try runDewrap(["--wrapper-sources", folder.path, "-"], stdin: Array(source.utf8))
+        #expect(result.status == 0)
+        #expect(result.stderr == "")
+        #expect(result.stdoutText.contains("private var _clock: Dependency<Int>\n"))
+    }
 }
