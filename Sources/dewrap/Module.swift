@@ -42,10 +42,8 @@ func readModule(
         if let source = try? readInput(dependency) { constructions.formUnion(uncertainConstructionNames(in: source)) }
     }
     kept.reserve(paths.count)
-    // The files read, and the one that declares each wrapper: a wrapper's extensions in the others
-    // are read with it at the end.
-    var sources: [[UInt8]] = []
-    var declaringFile: [String: Int] = [:]
+    // The module's wrappers, each read again at the end with its extensions in the other files.
+    var module = WrapperFileReading()
     for (position, path) in paths.enumerated() {
         // The index has an entry for each module source (in their order), none for an input.
         guard position < inputCount || moduleIndex?[position - inputCount].declaresWrapper ?? true else {
@@ -55,14 +53,11 @@ func readModule(
         // The module's own wrappers win over `--wrapper-sources`, as a file's own do.
         guard let source = try? readInput(path) else { continue }
         kept.keep(source, of: path)
-        let declared = WrapperShapes(readingModule: [source])
-        for name in declared.byName.keys where !name.contains(".") { declaringFile[name] = sources.count }
-        sources.append(source)
-        wrapperShapes.merge(declared)
+        module.add(source, declaring: WrapperShapes(readingModule: [source]))
         if position < inputCount && mayDeclareWrappedParameter(source) { declaring?.insert(path) }
         if position < inputCount || moduleIndex == nil { constructions.formUnion(uncertainConstructionNames(in: source)) }
     }
-    if !declaringFile.isEmpty { wrapperShapes.addExtensions(of: declaringFile, in: sources) }
+    wrapperShapes.merge(module.withExtensions())
     declaringInputs = declaring
     return ModuleSources(
         count: paths.count, file: { try? kept.read(paths[$0]) },

@@ -15,18 +15,12 @@ import Darwin
 /// in any of the files count (swift-sharing's `init(wrappedValue:_:)` of `Shared` is in another file
 /// than `Shared`).
 func readWrapperSources(_ paths: [String]) throws(FileError) -> WrapperShapes {
-    var shapes = WrapperShapes()
-    var sources: [[UInt8]] = []
-    var declaringFile: [String: Int] = [:]
+    var reading = WrapperFileReading()
     for file in wrapperSourceFiles(paths) {
         let source = try readInput(file)
-        let declared = WrapperShapes(readingDeclarationsIn: source)
-        for name in declared.byName.keys where !name.contains(".") { declaringFile[name] = sources.count }
-        sources.append(source)
-        shapes.merge(declared)
+        reading.add(source, declaring: WrapperShapes(readingDeclarationsIn: source))
     }
-    if !declaringFile.isEmpty { shapes.addExtensions(of: declaringFile, in: sources) }
-    return shapes
+    return reading.withExtensions()
 }
 
 /// The files the `--wrapper-sources` paths name: a file as given (reading it reports a missing

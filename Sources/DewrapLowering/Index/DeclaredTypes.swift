@@ -489,11 +489,7 @@ extension SourceContext {
             }
             return moduleSources?.supertypes(ofType: type) ?? []
         }
-        func aliasTarget(_ alias: String) -> String? {
-            if let moduleSources { return moduleSources.aliasTarget(alias) }
-            guard case .some(.some(let aliased)) = typealiasIndex.aliases[alias] else { return nil }
-            return plainTypeName(text(aliased))
-        }
+        func aliasTarget(_ alias: String) -> String? { declaredAliasTargetText(alias).flatMap(plainTypeName) }
         var inherited: [String] = []
         var level = [owner]
         for _ in 0..<3 {
@@ -584,19 +580,27 @@ extension SourceContext {
             // The SDK's protocols that views and models adopt refine no coding protocol: the module is not
             // asked about them (its first question reads every file's declarations).
             if notCodingProtocols.contains(next) { continue }
-            if let moduleSources {
-                if let kind = moduleSources.type(named: next) {
-                    if kind == .protocol { pending += moduleSources.supertypes(ofType: next) ?? [] }
-                } else if let target = moduleSources.aliasTargetText(next) {
-                    pending += inheritedNames(target)
+            // The module's declarations (this file's among them), or without a module the file's.
+            if let kind = moduleSources.map({ $0.type(named: next) }) ?? declarationIndex.types[next] {
+                guard kind == .protocol else { continue }
+                if let moduleSources {
+                    pending += moduleSources.supertypes(ofType: next) ?? []
+                } else if case .some(.some(let names)) = declarationIndex.supertypes[next] {
+                    pending += names
                 }
-            } else if let kind = declarationIndex.types[next] {
-                if kind == .protocol, case .some(.some(let names)) = declarationIndex.supertypes[next] { pending += names }
-            } else if case .some(.some(let aliased)) = typealiasIndex.aliases[next] {
-                pending += inheritedNames(text(aliased))
+            } else if let target = declaredAliasTargetText(next) {
+                pending += inheritedNames(target)
             }
         }
         return false
+    }
+
+    /// The text of the type the typealias `name` names, of the module (declared once among its files,
+    /// this one included) or, without a module, of this file.
+    func declaredAliasTargetText(_ name: String) -> String? {
+        if let moduleSources { return moduleSources.aliasTargetText(name) }
+        guard case .some(.some(let aliased)) = typealiasIndex.aliases[name] else { return nil }
+        return text(aliased)
     }
 }
 

@@ -263,16 +263,13 @@ extension WrapperShapes {
     /// declared in the input is (a file that does not spell `@propertyWrapper` is not parsed
     /// for them). Each with its extensions in any of the files: pointfreeco/swift-sharing
     /// declares `struct Shared<Value>` in Shared.swift and its `init(wrappedValue:_:)` in an
-    /// `extension Shared` of SharedKey.swift (`addExtensions`).
+    /// `extension Shared` of SharedKey.swift (`WrapperFileReading`).
     public init(readingModule sources: [[UInt8]]) {
-        self.init()
-        var declaringFile: [String: Int] = [:]
-        for (index, source) in sources.enumerated() where bytes(source, contain: "@propertyWrapper") {
-            let declared = WrapperShapes(readingDeclarationsIn: source)
-            for name in declared.byName.keys where !name.contains(".") { declaringFile[name] = index }
-            merge(declared)
+        var reading = WrapperFileReading()
+        for source in sources {
+            reading.add(source, declaring: bytes(source, contain: "@propertyWrapper") ? WrapperShapes(readingDeclarationsIn: source) : nil)
         }
-        if sources.count > 1 && !declaringFile.isEmpty { addExtensions(of: declaringFile, in: sources) }
+        self = reading.withExtensions()
     }
 }
 

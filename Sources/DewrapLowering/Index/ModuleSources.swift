@@ -125,11 +125,6 @@ public final class ModuleSources: Sendable {
         declarations(declaring: name) { $0.supertypes(ofType: name) }
     }
 
-    /// The type the typealias `name` names, where one file declares it.
-    func aliasTarget(_ name: String) -> String? {
-        aliasTargetText(name).flatMap(plainTypeName)
-    }
-
     /// The text of the type the typealias `name` names, where one file declares it.
     func aliasTargetText(_ name: String) -> String? {
         declarations(declaring: name) { $0.aliasTargetText(name) }

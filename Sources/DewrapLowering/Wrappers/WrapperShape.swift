@@ -307,6 +307,36 @@ extension WrapperShape {
     }
 }
 
+/// The wrappers of several files read together (a module's, or the `--wrapper-sources`): each file
+/// added as it is read, then each wrapper read again with its extensions in the other files
+/// (pointfreeco/swift-sharing declares `struct Shared<Value>` in Shared.swift and its
+/// `init(wrappedValue:_:)` in an `extension Shared` of SharedKey.swift).
+public struct WrapperFileReading {
+    /// The files' wrappers so far, without the extensions in other files.
+    public private(set) var shapes = WrapperShapes()
+    private var files: [[UInt8]] = []
+    /// The file that declares each wrapper of a plain name.
+    private var declaringFile: [String: Int] = [:]
+
+    public init() {}
+
+    /// Adds a file and what it declares (nil for a file not read for its declarations), whose wrappers
+    /// win over those of the files added before.
+    public mutating func add(_ source: [UInt8], declaring declared: WrapperShapes?) {
+        if let declared {
+            for name in declared.byName.keys where !name.contains(".") { declaringFile[name] = files.count }
+            shapes.merge(declared)
+        }
+        files.append(source)
+    }
+
+    /// The shapes, each wrapper with its extensions in the other files.
+    public consuming func withExtensions() -> WrapperShapes {
+        if files.count > 1 && !declaringFile.isEmpty { shapes.addExtensions(of: declaringFile, in: files) }
+        return shapes
+    }
+}
+
 public struct WrapperShapes: Sendable {
     public private(set) var byName: [String: WrapperShape] = [:]
     /// A name not declared here is looked up in the built-in catalog.
@@ -328,46 +358,6 @@ public struct WrapperShapes: Sendable {
     /// Every `@propertyWrapper` type declared in `source` (extensions of it in the same source included).
     public init(readingDeclarationsIn source: [UInt8]) {
         self.init(context: SourceContext(bytes: source, tree: Parser.parse(source, bodies: .skippingPlain)))
-    }
-
-    /// Reads each wrapper of `declaringFile` again with the extensions of it that the other `sources`
-    /// declare at their top level, in any `#if` branch: their text after the wrapper's file, read as one.
-    public mutating func addExtensions(of declaringFile: [String: Int], in sources: [[UInt8]]) {
-        // The files that spell `extension Name` for a wrapper's name (one pass over each file's bytes);
-        // only those are parsed.
-        var extending: [String: [Int]] = [:]
-        for (index, source) in sources.enumerated() {
-            for name in extendedNames(in: source) where declaringFile[name].map({ $0 != index }) == true {
-                if extending[name]?.last != index { extending[name, default: []].append(index) }
-            }
-        }
-        for (name, files) in extending.sorted(by: { $0.key < $1.key }) {
-            var combined: [UInt8] = []
-            for index in files {
-                let source = sources[index]
-                let tree = Parser.parse(source, bodies: .skippingPlain)
-                func collect(_ items: SyntaxList<Item>) {
-                    for item in items {
-                        switch item {
-                        case .type(let type) where type.kind == .extension:
-                            guard type.name.upper == type.name.lower + 1, sameBytes(source, tree.tokens[type.name.lower].range, name)
-                            else { continue }
-                            combined.append(UInt8(ascii: "\n"))
-                            combined += source[tree.tokens[type.span.lower].start..<tree.tokens[type.span.upper - 1].end]
-                        case .ifConfig(let ifConfig):
-                            for clause in ifConfig.clauses { collect(clause.items) }
-                        default:
-                            continue
-                        }
-                    }
-                }
-                collect(tree.items)
-            }
-            guard !combined.isEmpty, let declaring = declaringFile[name],
-                let shape = WrapperShapes(readingDeclarationsIn: sources[declaring] + combined).byName[name]
-            else { continue }
-            byName[name] = shape
-        }
     }
 
     /// The wrappers and protocols declared in a parsed file. `borrowing`: an init takes its
@@ -1249,9 +1239,47 @@ extension String {
     }
 }
 
-/// Whether `source[range]` spells `name`.
-private func sameBytes(_ source: [UInt8], _ range: Range<Int>, _ name: String) -> Bool {
-    range.count == name.utf8.count && source[range].elementsEqual(name.utf8)
+extension WrapperShapes {
+    /// Reads each wrapper of `declaringFile` again with the extensions of it that the other `sources`
+    /// declare at their top level, in any `#if` branch: their text after the wrapper's file, read as one.
+    fileprivate mutating func addExtensions(of declaringFile: [String: Int], in sources: [[UInt8]]) {
+        // The files that spell `extension Name` for a wrapper's name (one pass over each file's bytes);
+        // only those are parsed.
+        var extending: [String: [Int]] = [:]
+        for (index, source) in sources.enumerated() {
+            for name in extendedNames(in: source) where declaringFile[name].map({ $0 != index }) == true {
+                if extending[name]?.last != index { extending[name, default: []].append(index) }
+            }
+        }
+        for (name, files) in extending.sorted(by: { $0.key < $1.key }) {
+            var combined: [UInt8] = []
+            for index in files {
+                let source = sources[index]
+                let tree = Parser.parse(source, bodies: .skippingPlain)
+                func collect(_ items: SyntaxList<Item>) {
+                    for item in items {
+                        switch item {
+                        case .type(let type) where type.kind == .extension:
+                            guard type.name.upper == type.name.lower + 1,
+                                source[tree.tokens[type.name.lower].range].elementsEqual(name.utf8)
+                            else { continue }
+                            combined.append(UInt8(ascii: "\n"))
+                            combined += source[tree.tokens[type.span.lower].start..<tree.tokens[type.span.upper - 1].end]
+                        case .ifConfig(let ifConfig):
+                            for clause in ifConfig.clauses { collect(clause.items) }
+                        default:
+                            continue
+                        }
+                    }
+                }
+                collect(tree.items)
+            }
+            guard !combined.isEmpty, let declaring = declaringFile[name],
+                let shape = WrapperShapes(readingDeclarationsIn: sources[declaring] + combined).byName[name]
+            else { continue }
+            byName[name] = shape
+        }
+    }
 }
 
 /// The names written after `extension` and spaces or tabs in `source`, by its bytes (comments and
