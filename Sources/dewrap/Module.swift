@@ -14,8 +14,8 @@ import Darwin
 /// `@Environment` keys name in the others, and a wrapper declared in one is known in all.
 /// Inputs that cannot be read are left out here; their jobs report them. What is read is kept in
 /// `kept` as far as its budget goes (`KeptInputs`), for the run's later passes. With a module
-/// index, only the module sources it says spell `@propertyWrapper` are read for wrappers (and a
-/// wrapper's extensions only in those: without an index, in any file).
+/// index, only the module sources it says spell `@propertyWrapper`, or extend a wrapper of another
+/// module source, are read for wrappers and their extensions.
 /// The `--wrapper-sources` files (`dependencies`) are other modules: their public declarations
 /// are read with the module's, under the names the module does not declare.
 ///
@@ -46,7 +46,7 @@ func readModule(
     var module = WrapperFileReading()
     for (position, path) in paths.enumerated() {
         // The index has an entry for each module source (in their order), none for an input.
-        guard position < inputCount || moduleIndex?[position - inputCount].declaresWrapper ?? true else {
+        guard position < inputCount || moduleIndex?[position - inputCount].readForWrappers ?? true else {
             if position < inputCount { declaring = nil }
             continue
         }

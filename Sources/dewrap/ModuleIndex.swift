@@ -17,8 +17,9 @@ import Darwin
 
 /// What the index holds about one module source.
 struct ModuleIndexEntry {
-    /// The file spells `@propertyWrapper`: a run reads it for the wrappers it declares.
-    var declaresWrapper: Bool
+    /// The file spells `@propertyWrapper`, or `extension Name` for a wrapper another module source
+    /// declares: a run reads it for the wrappers it declares and their extensions.
+    var readForWrappers: Bool
     /// The member properties it declares with a wrapper (it keeps them wrapped).
     var wrapped: IndexNames
     /// The `$name`s it uses that are not its own properties' or locals' (a file lowering does not
@@ -58,7 +59,8 @@ struct IndexNames {
 }
 
 /// The index's text: a header, then a line per file. For a module source, `module`, the digest of
-/// what lowering reads from it (`readDigest`) in hexadecimal, `wrapper` or `-` (`declaresWrapper`),
+/// what lowering reads from it (`readDigest`) in hexadecimal, `wrapper` (it spells `@propertyWrapper`),
+/// `extension` (it spells `extension Name` for a wrapper of another module source) or `-`,
 /// its wrapped names and its uses (comma-separated, `-` for none), its uncertain constructions
 /// (`UncertainConstructions.encoded`), and its path; for a wrapper
 /// source, `wrapper`, the digest and the path. Adding, removing or renaming a file changes it too.
@@ -71,15 +73,22 @@ struct IndexNames {
 /// function bodies and their `$name`s, which the digests cover, so an index written again with the
 /// same digests is the same.
 func moduleIndex(moduleSources: [String], wrapperSources: [String]) throws(FileError) -> [UInt8] {
-    var text = "// dewrap module index, format 3, dewrap \(version): what lowering reads from these files\n"
+    var text = "// dewrap module index, format 4, dewrap \(version): what lowering reads from these files\n"
     var shapes = try readWrapperSources(wrapperSources)
+    // The module's own wrappers, whose extensions a run reads in any module source.
+    var moduleWrappers = WrapperShapes()
+    for file in moduleSources {
+        let source = try readInput(file)
+        if bytes(source, contain: "@propertyWrapper") { moduleWrappers.merge(WrapperShapes(readingDeclarationsIn: source)) }
+    }
     var options = LoweringOptions()
     var declaringInputs: Set<String>? // no inputs here
     options.module = readModule([], moduleSources: moduleSources, wrapperShapes: &shapes, declaringInputs: &declaringInputs)
     options.wrapperShapes = shapes
     for file in moduleSources {
         let source = try readInput(file)
-        let declaresWrapper = bytes(source, contain: "@propertyWrapper")
+        let wrapperField =
+            bytes(source, contain: "@propertyWrapper") ? "wrapper" : moduleWrappers.mayBeExtended(in: source) ? "extension" : "-"
         var wrapped: [String] = []
         var uses: [String] = []
         if notSwiftSource(source) == nil {
@@ -89,7 +98,7 @@ func moduleIndex(moduleSources: [String], wrapperSources: [String]) throws(FileE
         }
         func list(_ names: [String]) -> String { names.isEmpty ? "-" : names.joined(separator: ",") }
         text +=
-            "// module \(hex(readDigest(source))) \(declaresWrapper ? "wrapper" : "-") \(list(wrapped)) "
+            "// module \(hex(readDigest(source))) \(wrapperField) \(list(wrapped)) "
             + "\(list(uses)) \(uncertainConstructionNames(in: source).encoded) \(escaped(file))\n"
     }
     for file in wrapperSources {
@@ -115,11 +124,12 @@ func writeModuleIndex(_ path: String, moduleSources: [String], wrapperSources: [
 func readModuleIndex(_ path: String, moduleSources: [String], inputs: [String] = []) throws(FileError) -> [ModuleIndexEntry] {
     // On the bytes: Strings split by Characters cost a build step's lowering more than its file.
     let bytes = try readInput(path)
-    let stale = FileError(message: "'\(path)' is not a module index of these module sources (format 3); write it again with '--write-module-index'")
-    let header = Array("// dewrap module index, format 3,".utf8)
+    let stale = FileError(message: "'\(path)' is not a module index of these module sources (format 4); write it again with '--write-module-index'")
+    let header = Array("// dewrap module index, format 4,".utf8)
     guard bytes.starts(with: header) else { throw stale }
     let module = Array("// module ".utf8)
     let wrapper = Array("wrapper".utf8)
+    let extensionWord = Array("extension".utf8)
     var entries = [ModuleIndexEntry?](repeating: nil, count: moduleSources.count)
     // The index lists the files in the order they were named when it was written, which is
     // nearly always the order they are named now: each line's path is compared with the next
@@ -180,7 +190,8 @@ func readModuleIndex(_ path: String, moduleSources: [String], inputs: [String] =
             }
             guard let position, entries[position] == nil else { throw stale }
             entries[position] = ModuleIndexEntry(
-                declaresWrapper: ends.1 - ends.0 - 1 == wrapper.count && memcmp(base + ends.0 + 1, wrapper, wrapper.count) == 0,
+                readForWrappers: ends.1 - ends.0 - 1 == wrapper.count && memcmp(base + ends.0 + 1, wrapper, wrapper.count) == 0
+                    || ends.1 - ends.0 - 1 == extensionWord.count && memcmp(base + ends.0 + 1, extensionWord, extensionWord.count) == 0,
                 wrapped: IndexNames(index: bytes, field: (ends.1 + 1)..<ends.2),
                 uses: IndexNames(index: bytes, field: (ends.2 + 1)..<ends.3), constructions: constructions)
             next = position + 1

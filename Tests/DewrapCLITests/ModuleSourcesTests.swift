@@ -192,7 +192,7 @@ import Testing
         #expect(other.status == 1)
         #expect(
             other.stderr
-                == "dewrap: error: 'index.swift' is not a module index of these module sources (format 3); write it again with '--write-module-index'\n"
+                == "dewrap: error: 'index.swift' is not a module index of these module sources (format 4); write it again with '--write-module-index'\n"
         )
         let alone = try runDewrap(["--module-index", "index.swift", "View.swift"], in: folder)
         #expect(alone.status == 64)
@@ -237,6 +237,28 @@ import Testing
         #expect(plain.stderr == "View.swift:3:24: warning: cannot lower 'maybe': its type cannot be read from the source; add a type annotation\n")
         #expect(indexed.stderr == plain.stderr && indexed.stdout == plain.stdout)
         #expect(indexed.stdoutText.contains("private var _named: State<Tag>"))
+    }
+
+    /// A wrapper's extension in a module source that declares no wrapper (its `init(wrappedValue:_:)`)
+    /// is read with an index as without one: the index marks the files that extend one of the
+    /// module's wrappers, and those are read with the wrappers' files.
+    @Test func anIndexReadsAWrappersExtensionsInOtherFiles() throws {
+        let folder = try makeScratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("Plain"), withIntermediateDirectories: true)
+        try write(
+            "@propertyWrapper struct Stored<Value> {\n    let key: String\n    var wrappedValue: Value { fatalError() }\n}\n",
+            to: folder.appendingPathComponent("Plain/Stored.swift"))
+        try write(
+            "extension Stored {\n    init(wrappedValue: Value, _ key: String) { self.key = key }\n}\n",
+            to: folder.appendingPathComponent("Plain/StoredKeys.swift"))
+        try write("struct Settings {\n    @Stored(\"v\") var volume = 5\n}\n", to: folder.appendingPathComponent("Settings.swift"))
+        #expect(try runDewrap(["--write-module-index", "index.swift", "--module-sources", "Plain"], in: folder).status == 0)
+        let plain = try runDewrap(["--module-sources", "Plain", "Settings.swift"], in: folder)
+        let indexed = try runDewrap(["--module-sources", "Plain", "--module-index", "index.swift", "Settings.swift"], in: folder)
+        #expect(plain.status == 0 && plain.stderr == "")
+        #expect(plain.stdoutText.contains("self._volume = Stored(wrappedValue: volume, \"v\")\n"))
+        #expect(indexed.status == 0 && indexed.stderr == plain.stderr && indexed.stdout == plain.stdout, "\(indexed.stderr)")
     }
 
     @Test func aMissingModuleSourceIsAnError() throws {

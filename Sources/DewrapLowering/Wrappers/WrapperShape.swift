@@ -1282,6 +1282,14 @@ extension WrapperShapes {
     }
 }
 
+extension WrapperShapes {
+    /// Whether `source` spells `extension Name` for one of these wrappers' plain names: a file that
+    /// `withExtensions` may read for them (by its bytes, so possibly one that declares none).
+    public func mayBeExtended(in source: [UInt8]) -> Bool {
+        extendedNames(in: source).contains { !$0.contains(".") && byName[$0] != nil }
+    }
+}
+
 /// The names written after `extension` and spaces or tabs in `source`, by its bytes (comments and
 /// strings too: a superset, which the parse of the file then sorts out).
 private func extendedNames(in source: [UInt8]) -> [String] {
