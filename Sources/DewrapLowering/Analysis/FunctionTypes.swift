@@ -28,7 +28,8 @@ extension SourceContext {
     /// Whether the written type `span` is a function type, which a memberwise parameter
     /// takes `@escaping`: an arrow outside brackets after the type's attributes
     /// (`@Sendable () -> Void`), a parenthesized one, or a name this file declares with
-    /// `typealias` as one. Optional function types are escaping already (false). A name
+    /// `typealias` as one. Optional function types are escaping already (false), and so is a
+    /// C function pointer (`@convention(c)`: no `@escaping` in the compiler's init). A name
     /// this file does not declare as a typealias counts as a nominal type.
     func isFunctionType(_ span: TokenSpan) -> Bool {
         isFunctionType(span, aliasesFollowed: 0)
@@ -43,6 +44,9 @@ extension SourceContext {
             if i < span.upper, tokens[i].kind == .leftParen, tokens[i].start == tokens[i - 1].end,
                 let close = matchingClose(i, in: span)
             {
+                if close == i + 2 && self.span(TokenSpan(i - 1, i), isSpelled: "convention") && self.span(TokenSpan(i + 1, i + 2), isSpelled: "c") {
+                    return false
+                }
                 i = close + 1
             }
         }

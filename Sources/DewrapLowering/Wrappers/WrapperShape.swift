@@ -1049,20 +1049,39 @@ private struct TypeTextWriter {
     private(set) var text = ""
     /// Whether `text` ends in a name byte: a name right after one needs a space (`some View`).
     private var endsInName = false
+    /// Whether the last token was `@`, and whether it was the name of an attribute without arguments:
+    /// a `(` right after `@MainActor` would be read as its arguments (`@MainActor() -> Void` does not
+    /// parse), after `@convention` it is one.
+    private var endsInAt = false
+    private var endsInAttributeName = false
 
     mutating func append(_ token: String) {
+        let afterAttributeName = endsInAttributeName
+        endsInAttributeName = endsInAt && !Self.takesArguments(token)
+        endsInAt = token == "@"
+        // `@MainActor @Sendable () -> Void`, not `@MainActor@Sendable()`.
+        if afterAttributeName && token == "(" || endsInName && token == "@" { text += " " }
         switch token {
         case ",", ":": text += token + " "
         case "->": text += " -> "
         case "&": text += " & "
         default:
-            if startsName(token.utf8.first ?? 0) && endsInName { text += " " }
+            // A name after a name, or after a function type's `)` (`() async throws`).
+            if startsName(token.utf8.first ?? 0) && (endsInName || text.utf8.last == UInt8(ascii: ")")) { text += " " }
             text += token
             let last = token.utf8.last ?? 0
             endsInName = last >= 0x80 || isASCIINameByte(last)
             return
         }
         endsInName = false
+    }
+
+    /// Whether a type attribute of this name is written with arguments (`@convention(c)`, `@isolated(any)`).
+    private static func takesArguments(_ name: String) -> Bool {
+        switch name {
+        case "convention", "isolated", "differentiable", "_opaqueReturnTypeOf", "opened": true
+        default: false
+        }
     }
 }
 
