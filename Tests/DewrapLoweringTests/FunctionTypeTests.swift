@@ -23,12 +23,16 @@ struct FunctionTypeTests {
         #expect(isFunction("(Int, String) async throws -> [Int]"))
         #expect(isFunction("@Sendable (Int) -> Void"))
         #expect(isFunction("@MainActor @Sendable () -> Void"))
-        #expect(isFunction("@convention(c) (Int32) -> Int32"))
+        #expect(isFunction("@convention(thin) () -> Void"))
         #expect(isFunction("(() -> Void)"))
         #expect(isFunction("(Int) -> Int?"))
     }
 
+    /// Not taken `@escaping` either (the compiler's init, `-print-ast`): optional function types, and
+    /// C function pointers (`@convention(c)`; fixture lowering/AttributedFunctionTypes).
     @Test func optionalsAndOtherTypesAreNot() {
+        #expect(!isFunction("@convention(c) (Int32) -> Int32"))
+        #expect(!isFunction("(@convention(c) () -> Void)"))
         #expect(!isFunction("(() -> Void)?"))
         #expect(!isFunction("(() -> Void)!"))
         #expect(!isFunction("[() -> Void]"))
