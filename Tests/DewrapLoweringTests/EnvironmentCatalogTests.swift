@@ -170,6 +170,34 @@ struct EnvironmentCatalogTests {
         #expect(typedElsewhere.output.contains("Environment<Accent>"))
     }
 
+    /// `@Entry var name = T(…)` of a type `T` its file declares at the top level (anytype-swift's
+    /// `@Entry var keyboardDismiss = KeyboardDismiss(window: nil)`): `T`, in its file and in the
+    /// others of the module. Not a generic `T`, nor one with a failable init of that first label, in
+    /// the file or in another (an extension); not a type declared in another file or nested.
+    @Test func entriesOfAConstructionOfTheFilesType() {
+        let use = "import SwiftUI\nstruct A {\n    @Environment(\\.accent) private var accent\n}\n"
+        func entry(_ value: String, _ declarations: String) -> String {
+            "import SwiftUI\n\(declarations)\nextension EnvironmentValues {\n    @Entry var accent = \(value)\n}\n"
+        }
+        let declared = entry("Accent(level: 1)", "struct Accent {\n    var level: Int\n}")
+        for result in [Fixtures.lowered(declared + use, dependencies: []), Fixtures.lowered(use, module: [declared], dependencies: [])] {
+            #expect(result.diagnostics.isEmpty)
+            #expect(String(decoding: result.output, as: UTF8.self).contains("private var _accent: Environment<Accent> = Environment(\\.accent)\n"))
+        }
+        let failableElsewhere = "extension Accent {\n    init?(level: Int) { return nil }\n}\n"
+        for (source, others) in [
+            (entry("Accent(level: 1)", "struct Accent<Level> {\n    var level: Level\n}") + use, []),
+            (entry("Accent(level: 1)", "struct Accent {\n    init?(level: Int) { return nil }\n}") + use, []),
+            (use, [entry("Accent(level: 1)", "struct Accent {\n    var level: Int\n}"), failableElsewhere]),
+            (entry("Accent(level: 1)", "enum Palette {\n    struct Accent {\n        var level: Int\n    }\n}") + use, []),
+            (use, [entry("Accent(level: 1)", ""), "struct Accent {\n    var level: Int\n}\n"]),
+        ] {
+            let result = Fixtures.lowered(source, module: others, dependencies: [])
+            #expect(result.diagnostics.count == 1, "\(source) \(others)")
+            #expect(String(decoding: result.output, as: UTF8.self).contains("@Environment(\\.accent) private var accent\n"))
+        }
+    }
+
     /// Not read as a declaration of the member: a stored property without `@Entry` (not allowed
     /// in an extension), a static one, and an extension of another type.
     @Test func declarationsThatDoNotCount() {

@@ -43,6 +43,7 @@ struct ModuleSourcesTests {
             questions.append(("result builder \(name)", { "\($0.isResultBuilder(named: name))" }))
             questions.append(("supertypes \(name)", { "\($0.supertypes(ofType: name) as Any)" }))
             questions.append(("alias \(name)", { "\($0.aliasTargetText(name) as Any)" }))
+            questions.append(("static subscript \(name)", { "\($0.staticSubscript(of: name) as Any)" }))
         }
         for (owner, names) in cases {
             for name in names { questions.append(("case \(owner).\(name)", { "\($0.enumCase(name, of: owner) as Any)" })) }
@@ -225,10 +226,18 @@ protocol ModuleQuestions {
     func supertypes(ofType name: String) -> [String]?
     func aliasTargetText(_ name: String) -> String?
     func staticValueOwners(named name: String) -> Set<String>
+    func staticSubscript(of owner: String) -> StaticSubscriptTypes??
 }
 
 extension ModuleSources: ModuleQuestions {}
-extension ModuleDeclarations: ModuleQuestions {}
+extension ModuleDeclarations: ModuleQuestions {
+    /// With every file read at once, their uncertain constructions are the module's.
+    func environmentValue(_ name: String) -> String?? {
+        environmentValue(name) {
+            files.reduce(into: UncertainConstructions()) { $0.formUnion(uncertainConstructionNames(in: $1.context.bytes)) }
+        }
+    }
+}
 
 /// A seeded generator, so that the shuffled questions are the same on every run.
 struct SplitMix: RandomNumberGenerator {

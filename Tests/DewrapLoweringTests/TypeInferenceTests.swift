@@ -85,6 +85,49 @@ struct TypeInferenceTests {
         #expect(storage(of: "@Setting(.volume) var x", declarations: settings + "struct Key {}\n") == nil)
     }
 
+    /// `Settings[.volume]` through the one static subscript of `Settings` (sindresorhus/Defaults'
+    /// `Defaults[.key]`), declared in this file or another of the module, with the key declared in
+    /// either. Not with two static subscripts, one taking a label, or one whose result does not
+    /// follow from the key; not where a local of the type's name is what the name means.
+    @Test func staticSubscripts() {
+        let keys = """
+            enum Settings {
+                class AnyKey {}
+                typealias Keys = AnyKey
+                final class Key<Value>: AnyKey {
+                    init(_ name: String, default: Value) {}
+                }
+            }
+            extension Settings.Keys {
+                static let volume = Key<Int>("volume", default: 3)
+                static let names = Key<[String]>("names", default: [])
+            }
+
+            """
+        func subscriptDeclaration(_ declaration: String) -> String {
+            "extension Settings {\n    \(declaration) { fatalError() }\n}\n"
+        }
+        let plain = subscriptDeclaration("static subscript<Value>(key: Key<Value>) -> Value")
+        #expect(storageType("Settings[.volume]", declarations: keys + plain) == "Int")
+        #expect(storageType("Settings[.names]", declarations: keys + plain) == "[String]")
+        #expect(storageType("Settings[.volume]", declarations: keys, otherFile: plain) == "Int")
+        #expect(storageType("Settings[.volume]", declarations: plain, otherFile: keys) == "Int")
+        #expect(
+            storageType("Settings[.volume]", declarations: keys + subscriptDeclaration("static subscript<V>(_ key: Settings.Key<V>) -> V?")) == "Int?"
+        )
+        #expect(storageType("Settings[.missing]", declarations: keys + plain) == nil)
+        #expect(storageType("Settings[.volume]", declarations: keys + plain + subscriptDeclaration("static subscript(name: String) -> Int")) == nil)
+        #expect(
+            storageType("Settings[.volume]", declarations: keys + subscriptDeclaration("static subscript<Value>(key key: Key<Value>) -> Value"))
+                == nil)
+        #expect(
+            storageType("Settings[.volume]", declarations: keys + subscriptDeclaration("static subscript<Value>(key: Key<Value>) -> Int")) == "Int")
+        #expect(
+            storageType("Settings[.volume]", declarations: keys + subscriptDeclaration("static subscript<Value, Other>(key: Key<Value>) -> Other"))
+                == nil)
+        #expect(storageType("Settings[.volume]", declarations: keys + subscriptDeclaration("subscript<Value>(key: Key<Value>) -> Value")) == nil)
+    }
+
     @Test func aLowercaseTypeOfTheFile() {
         let tabs = "final class iOSTabs {\n    static let shared = iOSTabs()\n}\n"
         #expect(storageType("iOSTabs()", declarations: tabs) == "iOSTabs")

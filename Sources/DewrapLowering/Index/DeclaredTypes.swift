@@ -29,6 +29,16 @@ final class DeclarationIndex {
         var isPublic = false
     }
 
+    /// A static subscript (sindresorhus/Defaults' `static subscript<Value>(key: Key<Value>) -> Value`,
+    /// called `Defaults[.quality]`): one parameter, taken without an argument label.
+    struct StaticSubscript {
+        var parameterType: TokenSpan
+        var genericParameters: [String]
+        var returnType: TokenSpan
+        var isPrivate = false
+        var isPublic = false
+    }
+
     /// The non-extension types declared `public` or `open` (other modules can name them).
     private(set) var publicTypes: Set<String> = []
     /// Non-extension types by simple name, with their kind; a name declared twice maps to nil.
@@ -47,6 +57,8 @@ final class DeclarationIndex {
     private(set) var instanceValues = MemberTable<Value>()
     /// Static functions and global functions with a written return type; overloaded: nil.
     private(set) var functions = MemberTable<Function>()
+    /// Static subscripts by owner (named `subscript`); overloaded, or not of one unlabeled parameter: nil.
+    private(set) var staticSubscripts = MemberTable<StaticSubscript>()
     /// How deep look-ups are nested (a value's initial value names another declaration): cycles end here.
     var depth = 0
     /// The types whose member's initial value is being read, innermost last: a name written there
@@ -142,6 +154,21 @@ final class DeclarationIndex {
                         Function(returnType: $0, owner: owner, isPrivate: isPrivate(function.prefix, context), isPublic: isPublic(function.prefix))
                     }
                 functions.record(entry, named: text, owner: key)
+            case .function(let function) where function.kind == .subscript:
+                guard let owner, context.isStatic(function.prefix) else { continue }
+                let parameters = Array(function.parameters)
+                // `subscript(key: K)` and `subscript(_ key: K)` take no label at the call; `subscript(key k: K)` does.
+                let entry: StaticSubscript? =
+                    parameters.count == 1 && (parameters[0].secondName == nil || parameters[0].firstName.map { context.text($0) } == "_")
+                    ? function.returnType.flatMap { returnType in
+                        parameters[0].type.map {
+                            StaticSubscript(
+                                parameterType: $0,
+                                genericParameters: function.genericParameters.map { genericParameterNames(context.text($0)) } ?? [],
+                                returnType: returnType, isPrivate: isPrivate(function.prefix, context), isPublic: isPublic(function.prefix))
+                        }
+                    } : nil
+                staticSubscripts.record(entry, named: "subscript", owner: owner)
             default:
                 continue
             }
@@ -504,6 +531,49 @@ extension SourceContext {
         let declaring = owners.filter { inherited.contains($0) || aliasTarget($0).map(inherited.contains) == true }
         guard declaring.count == 1, let type = memberType(name, of: declaring.first!, isCall: false) else { return nil }
         return typeTokens(type).contains(where: parameters.contains) ? nil : type
+    }
+
+    /// The type of `Owner[.member]` through `Owner`'s one static subscript (sindresorhus/Defaults'
+    /// `Defaults[.quality]`: `static subscript<Value>(key: Key<Value>) -> Value`, and the app's
+    /// `extension Defaults.Keys { static let quality = Key<Double>(…) }` gives `Double`). The
+    /// parameter's type must be a generic type of the subscript's parameters (`Key<Value>`), whose
+    /// static member (or its superclass's, `inheritedStaticMemberType`) `member` is; the result is the
+    /// return type with them bound. Declared in this file, or with a module, once among the module and
+    /// its wrapper sources.
+    func staticSubscriptType(_ span: TokenSpan) -> String? {
+        let tokens = tree.tokens
+        let i = span.lower
+        guard span.upper - i == 5, tokens[i].kind == .identifier, tokens[i + 1].kind == .leftSquare, tokens[i + 2].kind == .period,
+            tokens[i + 3].kind == .identifier, tokens[i + 4].kind == .rightSquare
+        else { return nil }
+        let owner = text(i)
+        let first = bytes[tokens[i].range]
+        if tree.nearestLocalName(at: i, where: { token($0.token, isSpelled: first) }) != nil { return nil }
+        let declared: StaticSubscriptTypes
+        if let moduleSources {
+            guard case .some(.some(let types)) = moduleSources.staticSubscript(of: owner) else { return nil }
+            declared = types
+        } else {
+            guard case .some(.some(let entry)) = declarationIndex.staticSubscripts.entry("subscript", of: owner) else { return nil }
+            declared = texts(of: entry)
+        }
+        // `Key<Value>` or `Defaults.Key<Value>`: the member's owner is `Key`.
+        let pattern = typeTokens(declared.parameterType)
+        guard let open = pattern.firstIndex(of: "<"), open >= 1, pattern.last == ">",
+            let keyOwner = plainTypeName(typeText(Array(pattern[..<open])))
+        else { return nil }
+        let member = declaredName(i + 3)
+        guard let memberType = staticMemberType(member, of: keyOwner, isCall: false) ?? inheritedStaticMemberType(member, of: keyOwner)
+        else { return nil }
+        var bindings: [String: [String]] = [:]
+        let unqualified = typeText(Array(pattern[(open - 1)...]))
+        guard
+            matchType(declared.parameterType, memberType, parameters: declared.genericParameters, bindings: &bindings)
+                || open > 1 && matchType(unqualified, memberType, parameters: declared.genericParameters, bindings: &bindings)
+        else { return nil }
+        let result = substitute(typeTokens(declared.returnType), bindings)
+        guard !result.contains(where: { declared.genericParameters.contains($0) && bindings[$0] == nil }) else { return nil }
+        return typeText(result)
     }
 
     /// The type of the static member (or, for owner `""`, the global) `name` called or named: this

@@ -401,24 +401,27 @@ public func environmentValueType(named name: String) -> String? {
 /// A property of `EnvironmentValues` that a file declares: its name token and its type.
 struct EnvironmentMember {
     var name: Int
-    /// The written type, or an `@Entry`'s literal value (element-x-ios' `@Entry var isInSidebar = false`).
+    /// The written type, or an `@Entry`'s value (element-x-ios' `@Entry var isInSidebar = false`).
     var type: TokenSpan
-    /// The literal's type, for an `@Entry` without a written type.
-    var literalType: String?
+    /// The value's type, for an `@Entry` without a written type.
+    var valueType: String?
 
     /// The type as `typeText` writes it.
     func typeText(in context: SourceContext) -> String {
-        literalType ?? DewrapLowering.typeText(typeTokens(context.text(type)))
+        valueType ?? DewrapLowering.typeText(typeTokens(context.text(type)))
     }
 }
 
 /// The instance properties that the top-level `extension EnvironmentValues` blocks of a parsed
 /// file declare with a written type (in any `#if` branch), in order: a computed one (`var name: T
 /// { … }`) or one made by the `@Entry` macro (`@Entry var name: T = …`, or `@Entry var name = 1`,
-/// whose type is its literal's: another value is not read, exyte/Chat's `@Entry var chatTheme =
-/// ChatTheme()` beside `var chatTheme: ChatTheme { … }` in a `#else`). A stored property without
-/// `@Entry` cannot be declared in an extension and is not one.
-func environmentValuesMembers(in context: SourceContext) -> [EnvironmentMember] {
+/// whose type is its literal's, or `@Entry var name = T(…)` of a type `T` the file declares:
+/// `entryConstructionType`; another value is not read). A stored property without `@Entry` cannot
+/// be declared in an extension and is not one. `moduleConstructions`, for a file read as one of the
+/// module's (its context has no module): the module's uncertain constructions, asked only for a `T(…)`.
+func environmentValuesMembers(
+    in context: SourceContext, moduleConstructions: (() -> UncertainConstructions)? = nil
+) -> [EnvironmentMember] {
     var members: [EnvironmentMember] = []
     func visitMembers(_ items: SyntaxList<Item>) {
         for item in items {
@@ -438,8 +441,10 @@ func environmentValuesMembers(in context: SourceContext) -> [EnvironmentMember] 
                 guard isComputed || isEntry && variable.bindings[0].accessors == nil else { continue }
                 if let type = variable.bindings[0].type {
                     members.append(EnvironmentMember(name: name, type: type))
-                } else if isEntry, let value = variable.bindings[0].initializer, let type = context.literalType(value) {
-                    members.append(EnvironmentMember(name: name, type: value, literalType: type))
+                } else if isEntry, let value = variable.bindings[0].initializer,
+                    let type = context.literalType(value) ?? context.entryConstructionType(value, moduleConstructions: moduleConstructions)
+                {
+                    members.append(EnvironmentMember(name: name, type: value, valueType: type))
                 }
             case .ifConfig(let ifConfig):
                 for clause in ifConfig.clauses { visitMembers(clause.items) }

@@ -175,6 +175,22 @@ struct ModuleDeclarations: Sendable {
         member(name, of: owner, in: \.instanceValues) { $0.resolvedType(of: $1) }
     }
 
+    /// The static subscript of `owner` (`.some(nil)`: more than one, or one `T[x]` cannot call).
+    func staticSubscript(of owner: String) -> StaticSubscriptTypes?? {
+        for dependency in [false, true] {
+            var found: StaticSubscriptTypes?? = nil
+            for file in files where file.dependency == dependency {
+                guard let entry = file.context.declarationIndex.staticSubscripts.entry("subscript", of: owner),
+                    Self.counts(entry, inDependency: dependency)
+                else { continue }
+                if found != nil { return .some(nil) }
+                found = .some(entry.map { file.context.texts(of: $0) })
+            }
+            if let found { return found }
+        }
+        return nil
+    }
+
     func function(_ name: String, of owner: String) -> String?? {
         member(name, of: owner, in: \.functions) { $0.resolvedReturnType(of: $1) }
     }
@@ -191,12 +207,14 @@ struct ModuleDeclarations: Sendable {
         }
     }
 
-    /// All of one type, or uncertain.
-    func environmentValue(_ name: String) -> String?? {
+    /// All of one type, or uncertain. `moduleConstructions`: the module's uncertain constructions, for
+    /// an untyped `@Entry` value `T(…)` (asked only for one).
+    func environmentValue(_ name: String, moduleConstructions: @escaping () -> UncertainConstructions) -> String?? {
         func declared(dependency: Bool) -> String?? {
             var types = Set<String>()
             for file in files where file.dependency == dependency {
-                for member in environmentValuesMembers(in: file.context) where file.context.text(member.name) == name {
+                for member in environmentValuesMembers(in: file.context, moduleConstructions: moduleConstructions)
+                where file.context.text(member.name) == name {
                     types.insert(member.typeText(in: file.context))
                 }
             }
@@ -256,6 +274,20 @@ protocol DeclarationEntry {
 }
 
 extension DeclarationIndex.Value: DeclarationEntry {}
+extension DeclarationIndex.StaticSubscript: DeclarationEntry {}
+
+/// A static subscript's types as written in its file (`DeclarationIndex.StaticSubscript`).
+struct StaticSubscriptTypes: Equatable {
+    var parameterType: String
+    var genericParameters: [String]
+    var returnType: String
+}
+
+extension SourceContext {
+    func texts(of entry: DeclarationIndex.StaticSubscript) -> StaticSubscriptTypes {
+        StaticSubscriptTypes(parameterType: text(entry.parameterType), genericParameters: entry.genericParameters, returnType: text(entry.returnType))
+    }
+}
 extension DeclarationIndex.Function: DeclarationEntry {}
 
 extension WrapperShapes {

@@ -183,9 +183,14 @@ public final class ModuleSources: Sendable {
         declarations(declaring: name, in: owner) { $0.keyPathMember(name, of: owner) }
     }
 
+    /// The static subscript of `owner` that the module declares, else a dependency (`Defaults[.key]`).
+    func staticSubscript(of owner: String) -> StaticSubscriptTypes?? {
+        declarations(declaring: owner) { $0.staticSubscript(of: owner) }
+    }
+
     /// The type of the `EnvironmentValues` member `name` declared in a file of the module.
     func environmentValue(_ name: String) -> String?? {
-        declarations(declaring: name, in: "EnvironmentValues") { $0.environmentValue(name) }
+        declarations(declaring: name, in: "EnvironmentValues") { $0.environmentValue(name, moduleConstructions: { self.uncertainConstructions }) }
     }
 }
 

@@ -15,6 +15,7 @@ extension SourceContext {
         // Each form read first spans all of `span`, so it has no top-level `as`: the search for
         // one (a walk over every token of a call's arguments) is left for what they do not read.
         if let type = literalOrConstructedType(span) { return type }
+        if span.upper - span.lower == 5, tree.tokens[span.lower + 1].kind == .leftSquare { return staticSubscriptType(span) }
         if let asIndex = topLevelIndex(in: span, where: { tree.tokens[$0].kind == .keyword && word($0) == .as }),
             asIndex + 1 < span.upper, tokens[asIndex + 1].kind != .postfixQuestionMark, tokens[asIndex + 1].kind != .exclamationMark
         {
@@ -92,8 +93,32 @@ extension SourceContext {
         return text(TokenSpan(span.lower, close + 1))
     }
 
-    /// `T(…)`, `T.init(…)`, `A.B<C>(…)`, with a trailing closure too, `T?.none`.
-    private func constructedType(_ span: TokenSpan) -> String? {
+    /// The type of an untyped `@Entry`'s value `T(…)` where `T` is a type this file declares at its
+    /// top level (anytype-swift's `@Entry var keyboardDismiss = KeyboardDismiss(window: nil)` beside
+    /// `struct KeyboardDismiss`): the one `T` of the module, whichever file asks. Not when `T` is
+    /// generic or may have a failable init of that first label, in this file or in the module (from
+    /// `moduleConstructions` when this context has no module: a file read as one of the module's).
+    func entryConstructionType(_ span: TokenSpan, moduleConstructions: (() -> UncertainConstructions)?) -> String? {
+        guard span.upper - span.lower >= 3, tokens[span.lower].kind == .identifier, tokens[span.lower + 1].kind == .leftParen
+        else { return nil }
+        let name = bytes[tokens[span.lower].range]
+        func declaresAtTopLevel(_ items: SyntaxList<Item>) -> Bool {
+            items.contains { item in
+                switch item {
+                case .type(let type):
+                    type.kind != .extension && type.name.upper == type.name.lower + 1 && token(type.name.lower, isSpelled: name)
+                case .ifConfig(let ifConfig): ifConfig.clauses.contains { declaresAtTopLevel($0.items) }
+                default: false
+                }
+            }
+        }
+        guard declaresAtTopLevel(tree.items) else { return nil }
+        return constructedType(span, moduleConstructions: moduleConstructions)
+    }
+
+    /// `T(…)`, `T.init(…)`, `A.B<C>(…)`, with a trailing closure too, `T?.none`. `moduleConstructions`
+    /// stands for the module's uncertain constructions where this context has no module.
+    private func constructedType(_ span: TokenSpan, moduleConstructions: (() -> UncertainConstructions)? = nil) -> String? {
         var i = span.lower
         var typeEnd = i
         while i < span.upper {
@@ -134,7 +159,11 @@ extension SourceContext {
             (!explicitArguments && uncertain.generic.contains(simple)) || uncertain.mayBeFailable(simple, label: label)
         }
         if isUncertain(uncertainConstructions) { return nil }
-        if let module = moduleSources, isUncertain(module.uncertainConstructions) { return nil }
+        if let module = moduleSources {
+            if isUncertain(module.uncertainConstructions) { return nil }
+        } else if let moduleConstructions, isUncertain(moduleConstructions()) {
+            return nil
+        }
         return typeText
     }
 
