@@ -57,8 +57,10 @@ final class DeclarationIndex {
     private(set) var instanceValues = MemberTable<Value>()
     /// Static functions and global functions with a written return type; overloaded: nil.
     private(set) var functions = MemberTable<Function>()
-    /// Static subscripts by owner (named `subscript`); overloaded, or not of one unlabeled parameter: nil.
+    /// Static subscripts by owner, under the name `subscriptName`; overloaded, or not of one unlabeled
+    /// parameter: nil.
     private(set) var staticSubscripts = MemberTable<StaticSubscript>()
+    static let subscriptName = "subscript"
     /// How deep look-ups are nested (a value's initial value names another declaration): cycles end here.
     var depth = 0
     /// The types whose member's initial value is being read, innermost last: a name written there
@@ -157,18 +159,17 @@ final class DeclarationIndex {
             case .function(let function) where function.kind == .subscript:
                 guard let owner, context.isStatic(function.prefix) else { continue }
                 let parameters = Array(function.parameters)
+                var entry: StaticSubscript?
                 // `subscript(key: K)` and `subscript(_ key: K)` take no label at the call; `subscript(key k: K)` does.
-                let entry: StaticSubscript? =
-                    parameters.count == 1 && (parameters[0].secondName == nil || parameters[0].firstName.map { context.text($0) } == "_")
-                    ? function.returnType.flatMap { returnType in
-                        parameters[0].type.map {
-                            StaticSubscript(
-                                parameterType: $0,
-                                genericParameters: function.genericParameters.map { genericParameterNames(context.text($0)) } ?? [],
-                                returnType: returnType, isPrivate: isPrivate(function.prefix, context), isPublic: isPublic(function.prefix))
-                        }
-                    } : nil
-                staticSubscripts.record(entry, named: "subscript", owner: owner)
+                if parameters.count == 1, parameters[0].secondName == nil || parameters[0].firstName.map({ context.text($0) }) == "_",
+                    let parameterType = parameters[0].type, let returnType = function.returnType
+                {
+                    entry = StaticSubscript(
+                        parameterType: parameterType,
+                        genericParameters: function.genericParameters.map { genericParameterNames(context.text($0)) } ?? [],
+                        returnType: returnType, isPrivate: isPrivate(function.prefix, context), isPublic: isPublic(function.prefix))
+                }
+                staticSubscripts.record(entry, named: Self.subscriptName, owner: owner)
             default:
                 continue
             }
@@ -554,8 +555,9 @@ extension SourceContext {
             guard case .some(.some(let types)) = moduleSources.staticSubscript(of: owner) else { return nil }
             declared = types
         } else {
-            guard case .some(.some(let entry)) = declarationIndex.staticSubscripts.entry("subscript", of: owner) else { return nil }
-            declared = texts(of: entry)
+            guard case .some(.some(let entry)) = declarationIndex.staticSubscripts.entry(DeclarationIndex.subscriptName, of: owner)
+            else { return nil }
+            declared = writtenTypes(of: entry)
         }
         // `Key<Value>` or `Defaults.Key<Value>`: the member's owner is `Key`.
         let pattern = typeTokens(declared.parameterType)

@@ -180,11 +180,11 @@ struct ModuleDeclarations: Sendable {
         for dependency in [false, true] {
             var found: StaticSubscriptTypes?? = nil
             for file in files where file.dependency == dependency {
-                guard let entry = file.context.declarationIndex.staticSubscripts.entry("subscript", of: owner),
+                guard let entry = file.context.declarationIndex.staticSubscripts.entry(DeclarationIndex.subscriptName, of: owner),
                     Self.counts(entry, inDependency: dependency)
                 else { continue }
                 if found != nil { return .some(nil) }
-                found = .some(entry.map { file.context.texts(of: $0) })
+                found = .some(entry.map { file.context.writtenTypes(of: $0) })
             }
             if let found { return found }
         }
@@ -274,9 +274,11 @@ protocol DeclarationEntry {
 }
 
 extension DeclarationIndex.Value: DeclarationEntry {}
+extension DeclarationIndex.Function: DeclarationEntry {}
 extension DeclarationIndex.StaticSubscript: DeclarationEntry {}
 
-/// A static subscript's types as written in its file (`DeclarationIndex.StaticSubscript`).
+/// A static subscript's types as its file writes them (`DeclarationIndex.StaticSubscript`), for
+/// another file to read.
 struct StaticSubscriptTypes: Equatable {
     var parameterType: String
     var genericParameters: [String]
@@ -284,11 +286,11 @@ struct StaticSubscriptTypes: Equatable {
 }
 
 extension SourceContext {
-    func texts(of entry: DeclarationIndex.StaticSubscript) -> StaticSubscriptTypes {
+    /// The types of a static subscript this file declares.
+    func writtenTypes(of entry: DeclarationIndex.StaticSubscript) -> StaticSubscriptTypes {
         StaticSubscriptTypes(parameterType: text(entry.parameterType), genericParameters: entry.genericParameters, returnType: text(entry.returnType))
     }
 }
-extension DeclarationIndex.Function: DeclarationEntry {}
 
 extension WrapperShapes {
     /// The wrappers declared in any file of a module: known in all of its files, as a wrapper
