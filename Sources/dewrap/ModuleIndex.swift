@@ -74,16 +74,14 @@ struct IndexNames {
 /// same digests is the same.
 func moduleIndex(moduleSources: [String], wrapperSources: [String]) throws(FileError) -> [UInt8] {
     var text = "// dewrap module index, format 4, dewrap \(version): what lowering reads from these files\n"
-    var shapes = try readWrapperSources(wrapperSources)
-    // The module's own wrappers, whose extensions a run reads in any module source.
+    // The module's own wrappers apart (a run reads their extensions in any module source), then
+    // over the wrapper sources', as `readModule` merges them.
     var moduleWrappers = WrapperShapes()
-    for file in moduleSources {
-        let source = try readInput(file)
-        if bytes(source, contain: "@propertyWrapper") { moduleWrappers.merge(WrapperShapes(readingDeclarationsIn: source)) }
-    }
     var options = LoweringOptions()
     var declaringInputs: Set<String>? // no inputs here
-    options.module = readModule([], moduleSources: moduleSources, wrapperShapes: &shapes, declaringInputs: &declaringInputs)
+    options.module = readModule([], moduleSources: moduleSources, wrapperShapes: &moduleWrappers, declaringInputs: &declaringInputs)
+    var shapes = try readWrapperSources(wrapperSources)
+    shapes.merge(moduleWrappers)
     options.wrapperShapes = shapes
     for file in moduleSources {
         let source = try readInput(file)

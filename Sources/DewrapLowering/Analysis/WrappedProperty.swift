@@ -614,17 +614,11 @@ private func genericArguments(
             if let member = implicitMember(value), let open = pattern.firstIndex(of: "<"), isDottedName(pattern[..<open]),
                 !wrapper.genericParameters.contains(pattern[open - 1])
             {
-                let owner = pattern[open - 1]
-                if let type = context.staticMemberType(member.name, of: owner, isCall: member.isCall)
-                    ?? (member.isCall ? nil : context.inheritedStaticMemberType(member.name, of: owner))
+                var matched = bindings
+                if context.bindFromImplicitMember(
+                    member.name, isCall: member.isCall, of: pattern, open: open, parameters: wrapper.genericParameters, bindings: &matched)
                 {
-                    var matched = bindings
-                    let unqualified = typeText(Array(pattern[(open - 1)...]))
-                    if matchType(initializer.parameterTypes[parameter], type, parameters: wrapper.genericParameters, bindings: &matched)
-                        || open > 1 && matchType(unqualified, type, parameters: wrapper.genericParameters, bindings: &matched)
-                    {
-                        bindings = matched
-                    }
+                    bindings = matched
                 }
                 continue
             }

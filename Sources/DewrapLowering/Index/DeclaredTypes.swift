@@ -534,6 +534,20 @@ extension SourceContext {
         return typeTokens(type).contains(where: parameters.contains) ? nil : type
     }
 
+    /// Binds `parameters` in `pattern`, the tokens of a generic type (`Defaults.Key<Value>`, its `<` at
+    /// `open`), from the declared type of the static member `member` that `.member` passes for it:
+    /// declared on the type, or, not called, on a superclass (`inheritedStaticMemberType`). The
+    /// declaration may name the type without its qualifier (`Key<PopupPosition>`), and is matched so too.
+    func bindFromImplicitMember(
+        _ member: String, isCall: Bool, of pattern: [String], open: Int, parameters: [String], bindings: inout [String: [String]]
+    ) -> Bool {
+        let owner = pattern[open - 1]
+        guard let type = staticMemberType(member, of: owner, isCall: isCall) ?? (isCall ? nil : inheritedStaticMemberType(member, of: owner))
+        else { return false }
+        return matchType(typeText(pattern), type, parameters: parameters, bindings: &bindings)
+            || open > 1 && matchType(typeText(Array(pattern[(open - 1)...])), type, parameters: parameters, bindings: &bindings)
+    }
+
     /// The type of `Owner[.member]` through `Owner`'s one static subscript (sindresorhus/Defaults'
     /// `Defaults[.quality]`: `static subscript<Value>(key: Key<Value>) -> Value`, and the app's
     /// `extension Defaults.Keys { static let quality = Key<Double>(…) }` gives `Double`). The
@@ -561,17 +575,11 @@ extension SourceContext {
         }
         // `Key<Value>` or `Defaults.Key<Value>`: the member's owner is `Key`.
         let pattern = typeTokens(declared.parameterType)
-        guard let open = pattern.firstIndex(of: "<"), open >= 1, pattern.last == ">",
-            let keyOwner = plainTypeName(typeText(Array(pattern[..<open])))
-        else { return nil }
-        let member = declaredName(i + 3)
-        guard let memberType = staticMemberType(member, of: keyOwner, isCall: false) ?? inheritedStaticMemberType(member, of: keyOwner)
-        else { return nil }
+        guard let open = pattern.firstIndex(of: "<"), open >= 1, pattern.last == ">", isDottedName(pattern[..<open]) else { return nil }
         var bindings: [String: [String]] = [:]
-        let unqualified = typeText(Array(pattern[(open - 1)...]))
         guard
-            matchType(declared.parameterType, memberType, parameters: declared.genericParameters, bindings: &bindings)
-                || open > 1 && matchType(unqualified, memberType, parameters: declared.genericParameters, bindings: &bindings)
+            bindFromImplicitMember(
+                declaredName(i + 3), isCall: false, of: pattern, open: open, parameters: declared.genericParameters, bindings: &bindings)
         else { return nil }
         let result = substitute(typeTokens(declared.returnType), bindings)
         guard !result.contains(where: { declared.genericParameters.contains($0) && bindings[$0] == nil }) else { return nil }
